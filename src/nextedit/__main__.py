@@ -1,0 +1,5 @@
+import sys
+
+from nextedit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,78 @@
+"""The `nextedit` command line: one sub-command per front end or tool.
+
+Each sub-command lives in its own ``command.py`` and registers itself through
+``register(subparsers, common)``; heavy imports happen inside the command's
+``run`` so that ``nextedit --help`` and ``nextedit acp`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from nextedit import __version__
+
+# module path of each sub-command group, in help order
+_COMMAND_MODULES = (
+    "nextedit.acp.command",
+    "nextedit.lsp.command",
+    "nextedit.bench.command",
+    "nextedit.feedback.command",
+)
+
+
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="log verbosity (logs go to stderr, never stdout)",
+    )
+    common.add_argument("--log-file", help="also write logs to this file")
+    return common
+
+
+def setup_logging(level: str, log_file: str | None) -> None:
+    """Send logs to stderr (stdout carries the protocol) and optionally a file."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_file:
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    logging.basicConfig(
+        level=getattr(logging, level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common_options()
+    parser = argparse.ArgumentParser(
+        prog="nextedit", description="Next Edit Suggestions engine", parents=[common]
+    )
+    parser.add_argument("--version", action="version", version=f"nextedit {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module_name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # a front end not built yet
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    setup_logging(args.log_level, args.log_file)
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,307 @@
+"""One mirrored document: its text, UTF-8 bytes, line index and version.
+
+The document is changed only through :meth:`Document.apply_changes`, which
+keeps text, bytes and line index in step and reports each applied change as
+an :class:`AppliedEdit` carrying everything tree-sitter's ``Tree.edit`` and
+the edit history need.
+
+Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (LSP rules). The line index is
+lazy: an edit keeps the line starts before it and drops the rest; they are
+rescanned (at C speed, with a regex) only up to the line a later request
+needs. Typing on one line therefore never rescans the file.
+
+This module knows nothing of JSON-RPC, ACP or LSP types.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from nextedit.text.encoding import PositionEncoding, col_from_cp, cp_col_from, utf8, utf8_len
+
+__all__ = ["AppliedEdit", "Document", "Position", "Range", "TextChange"]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A zero-based line and a column counted in some position encoding."""
+
+    line: int
+    character: int
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    start: Position
+    end: Position
+
+
+@dataclass(frozen=True, slots=True)
+class TextChange:
+    """One content change; ``range=None`` replaces the whole text."""
+
+    range: Range | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedEdit:
+    """A change as applied: offsets before (``old_*``) and after (``new_*``).
+
+    ``*_point`` are tree-sitter points ``(row, byte_column)`` where rows count
+    ``\\n`` as tree-sitter does.
+    """
+
+    start_cp: int
+    old_end_cp: int
+    new_end_cp: int
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
+    old_text: str
+    new_text: str
+
+
+class Document:
+    """The text of one open document at one version."""
+
+    __slots__ = (
+        "uri",
+        "language_id",
+        "version",
+        "_text",
+        "_bytes",
+        "_starts_cp",
+        "_starts_byte",
+        "_complete",
+    )
+
+    def __init__(self, uri: str, language_id: str, version: int, text: str) -> None:
+        self.uri = uri
+        self.language_id = language_id
+        self.version = version
+        self._set_text(text)
+
+    # -- state -------------------------------------------------------------
+
+    def _set_text(self, text: str) -> None:
+        self._text = text
+        self._bytes = utf8(text)
+        self._starts_cp = array("q", [0])
+        self._starts_byte = array("q", [0])
+        self._complete = False
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def source_bytes(self) -> bytes:
+        """The text as UTF-8, kept in step with every change (for tree-sitter)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._text)
+
+    # -- line index --------------------------------------------------------
+
+    def _scan_until(self, line: int | None = None, cp_offset: int | None = None) -> None:
+        """Extend the known line starts until ``line`` or ``cp_offset`` is covered."""
+        if self._complete:
+            return
+        starts_cp, starts_byte = self._starts_cp, self._starts_byte
+        text = self._text
+        pos_cp = starts_cp[-1]
+        pos_byte = starts_byte[-1]
+        ascii_text = text.isascii()
+        while True:
+            if line is not None and len(starts_cp) > line:
+                return
+            if cp_offset is not None and starts_cp[-1] > cp_offset:
+                return
+            match = _LINE_BREAK.search(text, pos_cp)
+            if match is None:
+                self._complete = True
+                return
+            end = match.end()
+            if ascii_text:
+                pos_byte = end
+            else:
+                pos_byte += utf8_len(text[pos_cp:end])
+            pos_cp = end
+            starts_cp.append(pos_cp)
+            starts_byte.append(pos_byte)
+
+    def _truncate_index(self, cp_offset: int) -> None:
+        """Forget line starts at or after ``cp_offset``: an edit begins there."""
+        keep = bisect_right(self._starts_cp, cp_offset - 1)
+        keep = max(keep, 1)
+        if keep < len(self._starts_cp):
+            del self._starts_cp[keep:]
+            del self._starts_byte[keep:]
+        self._complete = False
+
+    @property
+    def line_count(self) -> int:
+        self._scan_until()
+        return len(self._starts_cp)
+
+    def line_of(self, cp_offset: int) -> int:
+        """The line holding ``cp_offset`` (clamped to the text)."""
+        cp_offset = min(max(cp_offset, 0), len(self._text))
+        self._scan_until(cp_offset=cp_offset)
+        return bisect_right(self._starts_cp, cp_offset) - 1
+
+    def line_start(self, line: int) -> int:
+        """Code-point offset of the start of ``line`` (``line`` must exist)."""
+        self._scan_until(line=line)
+        return self._starts_cp[line]
+
+    def line_end(self, line: int, *, with_break: bool = False) -> int:
+        """Code-point offset of the end of ``line``, before its terminator unless asked."""
+        start = self.line_start(line)
+        match = _LINE_BREAK.search(self._text, start)
+        if match is None:
+            return len(self._text)
+        return match.end() if with_break else match.start()
+
+    def line_text(self, line: int) -> str:
+        """The text of ``line`` without its terminator."""
+        return self._text[self.line_start(line) : self.line_end(line)]
+
+    # -- conversions -------------------------------------------------------
+
+    def offset_at(self, position: Position, encoding: PositionEncoding) -> int:
+        """Code-point offset of an encoded position, clamped and snapped (LSP rules)."""
+        line = position.line
+        if line < 0:
+            return 0
+        self._scan_until(line=line)
+        if line >= len(self._starts_cp):
+            return len(self._text)
+        start = self._starts_cp[line]
+        end = self.line_end(line)
+        return start + cp_col_from(self._text[start:end], position.character, encoding)
+
+    def position_at(self, cp_offset: int, encoding: PositionEncoding) -> Position:
+        """Encoded position of a code-point offset."""
+        line = self.line_of(cp_offset)
+        start = self._starts_cp[line]
+        cp_offset = min(max(cp_offset, 0), len(self._text))
+        end = self.line_end(line)
+        if cp_offset > end:  # inside a \r\n: report the line end
+            cp_offset = end
+        return Position(line, col_from_cp(self._text[start:end], cp_offset - start, encoding))
+
+    def byte_offset_at(self, cp_offset: int) -> int:
+        """UTF-8 byte offset of a code-point offset."""
+        if self._text.isascii():
+            return min(max(cp_offset, 0), len(self._text))
+        line = self.line_of(cp_offset)
+        start = self._starts_cp[line]
+        return self._starts_byte[line] + utf8_len(self._text[start:cp_offset])
+
+    def cp_offset_at_byte(self, byte_offset: int) -> int:
+        """Code-point offset of a UTF-8 byte offset (snapped to a character start)."""
+        if self._text.isascii():
+            return min(max(byte_offset, 0), len(self._text))
+        byte_offset = min(max(byte_offset, 0), len(self._bytes))
+        # scan whole lines until the byte offset is covered
+        while not self._complete and self._starts_byte[-1] <= byte_offset:
+            self._scan_until(line=len(self._starts_cp))
+        line = bisect_right(self._starts_byte, byte_offset) - 1
+        start_cp = self._starts_cp[line]
+        start_byte = self._starts_byte[line]
+        head = self._bytes[start_byte:byte_offset].decode("utf-8", "ignore")
+        return start_cp + len(head)
+
+    def point_at(self, cp_offset: int) -> tuple[int, int]:
+        """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
+        byte_offset = self.byte_offset_at(cp_offset)
+        if "\r" in self._text and _LONE_CR.search(self._text):
+            # tree-sitter rows count only \n; LSP lines also break at a lone \r
+            row = self._bytes.count(b"\n", 0, byte_offset)
+            line_start = self._bytes.rfind(b"\n", 0, byte_offset) + 1
+            return row, byte_offset - line_start
+        line = self.line_of(cp_offset)
+        return line, byte_offset - self._starts_byte[line]
+
+    def range_offsets(self, range_: Range, encoding: PositionEncoding) -> tuple[int, int]:
+        """Code-point ``(start, end)`` of an encoded range; a reversed range is ordered."""
+        start = self.offset_at(range_.start, encoding)
+        end = self.offset_at(range_.end, encoding)
+        return (start, end) if start <= end else (end, start)
+
+    # -- changes -----------------------------------------------------------
+
+    def apply_changes(
+        self, changes: Iterable[TextChange], version: int, encoding: PositionEncoding
+    ) -> list[AppliedEdit]:
+        """Apply changes in order, each to the result of the previous one (LSP rules)."""
+        applied = []
+        for change in changes:
+            if change.range is None:
+                start, end = 0, len(self._text)
+            else:
+                start, end = self.range_offsets(change.range, encoding)
+            applied.append(self.replace(start, end, change.text))
+        self.version = version
+        return applied
+
+    def replace(self, start_cp: int, end_cp: int, new_text: str) -> AppliedEdit:
+        """Replace ``text[start_cp:end_cp]`` with ``new_text``; the one place text changes."""
+        text = self._text
+        start_cp = min(max(start_cp, 0), len(text))
+        end_cp = min(max(end_cp, start_cp), len(text))
+        start_byte = self.byte_offset_at(start_cp)
+        old_end_byte = self.byte_offset_at(end_cp)
+        start_point = self.point_at(start_cp)
+        old_end_point = self.point_at(end_cp)
+        new_bytes = utf8(new_text)
+        new_end_point = _advance_point(start_point, new_bytes)
+        old_text = text[start_cp:end_cp]
+
+        self._text = text[:start_cp] + new_text + text[end_cp:]
+        self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
+        self._truncate_index(start_cp)
+        return AppliedEdit(
+            start_cp=start_cp,
+            old_end_cp=end_cp,
+            new_end_cp=start_cp + len(new_text),
+            start_byte=start_byte,
+            old_end_byte=old_end_byte,
+            new_end_byte=start_byte + len(new_bytes),
+            start_point=start_point,
+            old_end_point=old_end_point,
+            new_end_point=new_end_point,
+            old_text=old_text,
+            new_text=new_text,
+        )
+
+    def set_text(self, text: str, version: int) -> None:
+        """Replace everything (didOpen of an already open document)."""
+        self._set_text(text)
+        self.version = version
+
+
+def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:
+    newlines = inserted.count(b"\n")
+    if not newlines:
+        return point[0], point[1] + len(inserted)
+    return point[0] + newlines, len(inserted) - inserted.rfind(b"\n") - 1
+
+
+def split_lines(text: str) -> Sequence[str]:
+    """Lines of ``text`` without terminators, by LSP rules (a trailing break ends an empty line)."""
+    return _LINE_BREAK.split(text)
