@@ -1,0 +1,39 @@
+"""syntax — tree-sitter parsing, queries and binding resolution.
+
+Owns the language registry (:mod:`.languages`), incrementally re-parsed
+syntax trees (:mod:`.tree`), query files under ``grammars/``
+(:mod:`.queries`), scope/binding resolution (:mod:`.scopes`) and the plain
+token fallback for languages without a grammar (:mod:`.tokens`).
+
+Must not know about LSP, ACP, pygls or position encodings: it speaks UTF-8
+byte offsets and ``(row, byte_column)`` points (tree-sitter) and, in
+``tokens``, code-point offsets.
+"""
+
+from nextedit.syntax import queries
+from nextedit.syntax.languages import get_language, get_parser, is_supported, language_for
+from nextedit.syntax.scopes import (
+    binding_occurrences,
+    identifier_at,
+    identifier_node_types,
+    is_identifier_node_type,
+)
+from nextedit.syntax.tokens import Token, same_name_occurrences, tokenize
+from nextedit.syntax.tree import SyntaxTree, TreeEdit
+
+__all__ = [
+    "SyntaxTree",
+    "Token",
+    "TreeEdit",
+    "binding_occurrences",
+    "get_language",
+    "get_parser",
+    "identifier_at",
+    "identifier_node_types",
+    "is_identifier_node_type",
+    "is_supported",
+    "language_for",
+    "queries",
+    "same_name_occurrences",
+    "tokenize",
+]

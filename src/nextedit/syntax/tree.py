@@ -1,0 +1,125 @@
+"""One document's syntax tree, kept up to date incrementally.
+
+Owns a ``tree_sitter.Tree`` for one document and its incremental re-parse:
+each applied text edit is replayed on the tree with ``Tree.edit`` and the new
+bytes are parsed against the old tree, so the cost grows with the edit, not
+with the file.
+
+Must not know about LSP/ACP, position encodings or documents: it receives the
+new UTF-8 bytes and duck-typed edits carrying tree-sitter coordinates
+(``start_byte, old_end_byte, new_end_byte, start_point, old_end_point,
+new_end_point``, points being ``(row, byte_column)``) — exactly the fields of
+``nextedit.text.AppliedEdit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+import tree_sitter
+
+from nextedit.syntax.languages import get_language, get_parser
+
+__all__ = ["SyntaxTree", "TreeEdit"]
+
+
+class TreeEdit(Protocol):
+    """What :meth:`SyntaxTree.apply_edit` reads from an edit."""
+
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
+
+
+class SyntaxTree:
+    """A parsed document: ``.tree``, ``.root``, ``.language``.
+
+    ``apply_edit`` never mutates a tree handed out earlier: it edits a copy
+    (copying is O(1); editing is O(depth)), so a reader still holding the
+    previous ``.tree`` keeps a consistent view of the previous version.
+    """
+
+    __slots__ = ("_language", "_tree", "_source_len", "_edited_previous", "_memo")
+
+    def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int) -> None:
+        self._language = language
+        self._tree = tree
+        self._source_len = source_len
+        self._edited_previous: tree_sitter.Tree | None = None
+        self._memo: dict[object, object] = {}
+
+    @classmethod
+    def parse(cls, language: str, source: bytes) -> SyntaxTree:
+        """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
+        tree = get_parser(language).parse(source)
+        return cls(language, tree, len(source))
+
+    @property
+    def language(self) -> str:
+        return self._language
+
+    @property
+    def tree(self) -> tree_sitter.Tree:
+        return self._tree
+
+    @property
+    def root(self) -> tree_sitter.Node:
+        return self._tree.root_node
+
+    @property
+    def ts_language(self) -> tree_sitter.Language:
+        return get_language(self._language)
+
+    def apply_edit(self, edit: TreeEdit, new_source: bytes) -> None:
+        """Apply one edit (already applied to the text) and re-parse."""
+        self.apply_edits((edit,), new_source)
+
+    def apply_edits(self, edits: Iterable[TreeEdit], new_source: bytes) -> None:
+        """Apply several edits, each in the coordinates of the text left by the
+        previous one (LSP ``didChange`` order), then re-parse once."""
+        old = self._tree.copy()
+        any_edit = False
+        for edit in edits:
+            old.edit(
+                start_byte=edit.start_byte,
+                old_end_byte=edit.old_end_byte,
+                new_end_byte=edit.new_end_byte,
+                start_point=tuple(edit.start_point),
+                old_end_point=tuple(edit.old_end_point),
+                new_end_point=tuple(edit.new_end_point),
+            )
+            any_edit = True
+        if not any_edit:
+            self.reparse(new_source)
+            return
+        self._tree = get_parser(self._language).parse(new_source, old)
+        self._source_len = len(new_source)
+        self._edited_previous = old
+        self._memo = {}
+
+    def reparse(self, source: bytes) -> None:
+        """Full re-parse (for a whole-document replacement)."""
+        self._tree = get_parser(self._language).parse(source)
+        self._source_len = len(source)
+        self._edited_previous = None
+        self._memo = {}
+
+    def changed_ranges(self) -> list[tree_sitter.Range] | None:
+        """Ranges whose syntax changed in the last incremental re-parse
+        (``None`` after a full parse)."""
+        if self._edited_previous is None:
+            return None
+        return list(self._edited_previous.changed_ranges(self._tree))
+
+    @property
+    def memo(self) -> dict[object, object]:
+        """Scratch cache for derived data of the *current* tree (syntax
+        helpers only); emptied by every re-parse."""
+        return self._memo
+
+    def __repr__(self) -> str:
+        return f"SyntaxTree({self._language!r}, {self._source_len} bytes)"

@@ -1,0 +1,561 @@
+"""syntax: language detection, query files, incremental trees, bindings.
+
+Binding fixtures are annotated text: ``$0`` is the cursor, ``«…»`` marks every
+expected occurrence of the binding (see :func:`check`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+import tree_sitter
+
+from nextedit.syntax import (
+    SyntaxTree,
+    binding_occurrences,
+    identifier_at,
+    is_identifier_node_type,
+    language_for,
+    queries,
+    same_name_occurrences,
+    tokenize,
+)
+from nextedit.syntax.languages import get_language
+from nextedit.syntax.scopes import scope_node_types
+
+CORE_LANGUAGES = ["python", "javascript", "typescript", "tsx", "rust", "go", "java", "c", "cpp", "ruby"]
+
+
+# --------------------------------------------------------------- languages
+@pytest.mark.parametrize(
+    ("language_id", "uri", "expected"),
+    [
+        ("python", "file:///a.txt", "python"),
+        ("typescriptreact", "file:///a/b.tsx", "tsx"),
+        ("javascriptreact", "file:///a/b.jsx", "javascript"),
+        ("shellscript", "file:///run", "bash"),
+        ("csharp", "file:///A.cs", "csharp"),
+        (None, "file:///src/lib.rs", "rust"),
+        (None, "file:///src/m%C3%A9t%20a.py", "python"),
+        (None, "/plain/path/x.pyi", "python"),
+        (None, "file:///x.MTS", "typescript"),
+        (None, "file:///x.hpp", "cpp"),
+        (None, "file:///x.h", "c"),
+        (None, "file:///proj/Makefile", "make"),
+        ("plaintext", "file:///x.go", "go"),
+        ("plaintext", "file:///notes.txt", None),
+        (None, "untitled:Untitled-1", None),
+        ("no-such-language", "file:///x.unknownext", None),
+    ],
+)
+def test_language_for(language_id, uri, expected):
+    assert language_for(language_id, uri) == expected
+
+
+# ----------------------------------------------------------------- queries
+def _all_query_files():
+    return [(lang, name) for lang, names in queries.available().items() for name in names]
+
+
+def test_core_languages_have_queries():
+    available = queries.available()
+    for lang in CORE_LANGUAGES:
+        assert {"identifiers", "locals"} <= set(available.get(lang, [])), lang
+
+
+@pytest.mark.parametrize(("language", "name"), _all_query_files())
+def test_every_query_compiles(language, name):
+    query = queries.load(language, name)
+    assert isinstance(query, tree_sitter.Query)
+    assert query.pattern_count > 0
+    # captures use our vocabulary only
+    allowed = re.compile(r"^(identifier|member|plain|local\.(scope|reference|definition(\.\w+)?))$")
+    for i in range(query.capture_count):
+        assert allowed.match(query.capture_name(i)), query.capture_name(i)
+
+
+@pytest.mark.parametrize("language", CORE_LANGUAGES)
+def test_query_node_types_exist(language):
+    """Scope and identifier types parsed from the files are real node types."""
+    lang = get_language(language)
+    for node_type in scope_node_types(language):
+        assert lang.id_for_node_kind(node_type, True) is not None, node_type
+    from nextedit.syntax.scopes import identifier_node_types
+
+    types = identifier_node_types(language)
+    assert "identifier" in types or language == "ruby" and "constant" in types
+    for node_type in types:
+        assert lang.id_for_node_kind(node_type, True) is not None, node_type
+
+
+def test_scope_patterns_are_simple():
+    """scopes.py reads scope types from `(type) @local.scope` lines: every
+    @local.scope capture must be written that way."""
+    for lang in CORE_LANGUAGES:
+        text = queries.query_text(lang, "locals")
+        assert text is not None
+        n_captures = len(re.findall(r"@local\.scope\b", text))
+        assert n_captures == len(scope_node_types(lang)), lang
+
+
+def test_query_loader_caches_and_misses():
+    assert queries.load("python", "locals") is queries.load("python", "locals")
+    assert queries.load("python", "no-such-query") is None
+    assert queries.load("no-such-language", "locals") is None
+
+
+def test_queries_ship_in_package_dir():
+    import nextedit
+
+    from pathlib import Path
+
+    assert (Path(nextedit.__file__).parent / "grammars" / "python" / "locals.scm").is_file()
+
+
+# -------------------------------------------------------------------- tree
+def _point(data: bytes, byte_offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, byte_offset)
+    col = byte_offset - (data.rfind(b"\n", 0, byte_offset) + 1)
+    return row, col
+
+
+class _Edit:
+    def __init__(self, old: bytes, start: int, old_end: int, new_text: bytes) -> None:
+        new = old[:start] + new_text + old[old_end:]
+        self.start_byte, self.old_end_byte, self.new_end_byte = start, old_end, start + len(new_text)
+        self.start_point = _point(old, start)
+        self.old_end_point = _point(old, old_end)
+        self.new_end_point = _point(new, self.new_end_byte)
+        self.new = new
+
+
+def test_apply_edit_matches_fresh_parse():
+    src = "def f(x):\n    return x + 1\n".encode()
+    tree = SyntaxTree.parse("python", src)
+    old_tree = tree.tree
+    e = _Edit(src, src.index(b"x + 1"), src.index(b"x + 1") + 1, "é中😀".encode())
+    tree.apply_edit(e, e.new)
+    assert str(tree.root) == str(SyntaxTree.parse("python", e.new).root)
+    assert tree.tree is not old_tree
+    # the previous tree is untouched (we edited a copy)
+    assert old_tree.root_node.end_byte == len(src)
+    assert tree.changed_ranges() is not None
+    assert tree.language == "python"
+
+
+def test_apply_edits_several_then_one_parse():
+    src = b"fn main() { let a = 1; let b = a; }\n"
+    tree = SyntaxTree.parse("rust", src)
+    e1 = _Edit(src, src.index(b"a = 1"), src.index(b"a = 1") + 1, b"alpha")
+    e2 = _Edit(e1.new, e1.new.index(b"= a;") + 2, e1.new.index(b"= a;") + 3, b"alpha")
+    tree.apply_edits([e1, e2], e2.new)
+    assert str(tree.root) == str(SyntaxTree.parse("rust", e2.new).root)
+    assert b"alpha" in e2.new and not tree.root.has_error
+
+
+def test_incremental_edit_is_cheap_on_big_file():
+    unit = b"def f%d(a, b):\n    c = a + b\n    return c * 2\n\n"
+    src = b"".join(unit % i for i in range(1700))  # ~6,800 lines
+    tree = SyntaxTree.parse("python", src)
+    pos = len(src) // 2
+    best = 1.0
+    for _ in range(5):
+        e = _Edit(src, pos, pos, b"x")
+        t0 = time.perf_counter()
+        tree.apply_edit(e, e.new)
+        best = min(best, time.perf_counter() - t0)
+        src = e.new
+    assert best < 0.005  # generous; typical ~0.1 ms
+
+
+# ---------------------------------------------------------------- bindings
+def check(language: str, fixture: str, *, expect_none: bool = False) -> None:
+    """``$0`` = cursor; ``«name»`` = each expected occurrence."""
+    text = fixture
+    expected: list[tuple[int, int]] = []
+    cursor = None
+    out = []
+    i = 0
+    pos = 0  # byte position in the stripped text
+    while i < len(text):
+        if text.startswith("$0", i):
+            cursor = pos
+            i += 2
+        elif text[i] == "«":
+            start = pos
+            j = text.index("»", i)
+            inner = text[i + 1 : j]
+            assert "$0" not in inner or inner.replace("$0", "") != ""
+            for k, part in enumerate(inner.split("$0")):
+                if k:
+                    cursor = pos
+                out.append(part)
+                pos += len(part.encode())
+            expected.append((start, pos))
+            i = j + 1
+        else:
+            out.append(text[i])
+            pos += len(text[i].encode())
+            i += 1
+    assert cursor is not None, "fixture needs $0"
+    source = "".join(out).encode()
+    tree = SyntaxTree.parse(language, source)
+    got = binding_occurrences(tree, source, cursor)
+    if expect_none:
+        assert got is None
+        return
+    assert got is not None, "no identifier at cursor"
+    assert got == sorted(expected), (
+        [source[s:e].decode() + f"@{s}" for s, e in got],
+        [source[s:e].decode() + f"@{s}" for s, e in sorted(expected)],
+    )
+
+
+def test_python_shadowing_in_inner_function():
+    check(
+        "python",
+        '''
+def outer(«x$0»):
+    def inner(x):
+        return x + 1
+    y = «x» * 2
+    print(f"{«x»} is x")  # x in a comment
+    return inner(y) + «x»
+''',
+    )
+
+
+def test_python_cursor_at_end_of_identifier_and_inner_binding():
+    check(
+        "python",
+        '''
+def outer(x):
+    def inner(«x»):
+        return «x$0» + 1
+    return inner(x)
+''',
+    )
+
+
+def test_python_globals_and_unresolved_names():
+    check(
+        "python",
+        '''
+import «os»
+def f(path):
+    return «os».path.join(path, "os")
+def g():
+    «os$0».getcwd()
+''',
+    )
+    check(
+        "python",
+        '''
+def f():
+    return «undefined_name$0»() + «undefined_name»
+def g(undefined_name):
+    return undefined_name
+''',
+    )
+
+
+def test_python_member_binding():
+    check(
+        "python",
+        '''
+class Point:
+    «x» = 0
+    def __init__(self, x):
+        self.«x» = x
+    def norm(self):
+        return self.«x$0» ** 2
+    def other(self, x):
+        return x
+p = Point(1)
+print(p.«x», "x")
+''',
+    )
+    check(
+        "python",
+        '''
+class A:
+    def «norm»(self):
+        return 1
+    def g(self):
+        return self.«norm$0»() + norm
+norm = 2
+''',
+    )
+
+
+def test_python_parameter_rename_and_comprehension_scope():
+    check(
+        "python",
+        '''
+def total(«items», factor):
+    s = sum(i for i in «items$0»)
+    return [i * factor for i in «items»] + [items for items in range(3)]
+''',
+    )
+
+
+def test_python_no_identifier():
+    check("python", 'x = "hello$0 world"\n', expect_none=True)
+    check("python", "x = 1 $0+ 2\n", expect_none=True)
+
+
+def test_typescript_block_shadowing_and_params():
+    check(
+        "typescript",
+        """
+function scale(«value$0»: number, factor = 2): number {
+  const out = «value» * factor;
+  if (out > 10) {
+    const value = 3; // value
+    return value;
+  }
+  return `${«value»}`.length + out;
+}
+const value = "value";
+""",
+    )
+
+
+def test_typescript_property_member_binding():
+    check(
+        "typescript",
+        """
+class Counter {
+  private «count$0» = 0;
+  inc() { this.«count»++; return this; }
+}
+const count = new Counter().inc().inc();
+const o = { «count»: 1, total: count };
+""",
+    )
+
+
+def test_javascript_closure_and_arrow():
+    check(
+        "javascript",
+        """
+const «make» = (n) => () => n + 1;
+function use() { const make = 1; return make; }
+export default «make$0»(2);
+""",
+    )
+
+
+def test_tsx_component():
+    check(
+        "tsx",
+        """
+function «Button»(props: { label: string }) { return <b>{props.label}</b>; }
+export const App = () => <«Button$0» label="Button" />;
+""",
+    )
+
+
+def test_rust_shadowing_and_closure():
+    check(
+        "rust",
+        """
+fn main() {
+    let «total» = 10;
+    let f = |total: i32| total + 1;
+    {
+        let total = 5;
+        println!("{}", total);
+    }
+    println!("{} total", f(«total$0») + «total»);
+}
+""",
+    )
+
+
+def test_rust_sequential_let_shadowing():
+    check(
+        "rust",
+        """
+fn parse(s: &str) -> usize {
+    let «n» = s.trim();
+    let n = «n$0».len();
+    n
+}
+""",
+    )
+
+
+def test_rust_fields_and_methods():
+    check(
+        "rust",
+        """
+struct P { «x»: i32 }
+impl P {
+    fn new(x: i32) -> Self { P { «x»: x } }
+    fn get(&self) -> i32 { self.«x$0» }
+}
+fn main() { let x = P::new(1); let y = x.«x» + 1; println!("{}", y); }
+""",
+    )
+
+
+def test_go_short_var_scopes_and_fields():
+    check(
+        "go",
+        """
+package main
+
+func sum(«xs» []int) int {
+	total := 0
+	for _, x := range «xs» {
+		xs := x // shadows
+		total += xs
+	}
+	return total + len(«xs$0»)
+}
+""",
+    )
+    check(
+        "go",
+        """
+package main
+
+type P struct{ «X» int }
+
+func (p *P) Get() int { return p.«X$0» }
+func main() { X := 1; q := P{«X»: X}; _ = q.«X» }
+""",
+    )
+
+
+def test_java_fields_params_and_locals():
+    check(
+        "java",
+        """
+class Account {
+  private int «balance»;
+  Account(int balance) { this.«balance» = balance; }
+  int deposit(int amount) {
+    «balance$0» += amount;
+    return this.«balance»;
+  }
+  int other() { int balance = 3; return balance; }
+}
+""",
+    )
+    check(
+        "java",
+        """
+class A {
+  int f(int «n») {
+    for (int i = 0; i < «n$0»; i++) { }
+    Runnable r = () -> { int n = 2; };
+    return «n» + "n".length();
+  }
+}
+""",
+    )
+
+
+def test_c_and_cpp_locals():
+    check(
+        "c",
+        """
+static int «count»;
+int inc(int by) { «count» += by; return «count$0»; }
+int other(void) { int count = 1; return count; }
+""",
+    )
+    check(
+        "cpp",
+        """
+class A {
+ public:
+  int «x»;
+  A(int x) : «x»(x) {}
+  int get() const { return «x$0» + this->«x»; }
+};
+""",
+    )
+
+
+def test_ruby_locals_and_blocks():
+    check(
+        "ruby",
+        """
+def total(«items»)
+  sum = 0
+  «items».each { |items| sum += items }
+  «items$0».size + sum
+end
+""",
+    )
+
+
+# -------------------------------------------------------------- identifier
+def test_identifier_at_and_types():
+    src = b"foo.bar(baz)\n"
+    tree = SyntaxTree.parse("python", src)
+    assert identifier_at(tree, src, 0) == (0, 3, "identifier")
+    assert identifier_at(tree, src, 3) == (0, 3, "identifier")  # touching end
+    assert identifier_at(tree, src, 4) == (4, 7, "identifier")
+    assert identifier_at(tree, src, 12) is None
+    assert is_identifier_node_type("typescript", "property_identifier")
+    assert is_identifier_node_type("rust", "field_identifier")
+    assert not is_identifier_node_type("python", "string")
+
+
+def test_language_without_queries_falls_back_to_same_text_identifiers():
+    src = b"local x = 1\nlocal function f() return x end\nprint('x', x)\n"
+    tree = SyntaxTree.parse("lua", src)
+    got = binding_occurrences(tree, src, 6)
+    assert got is not None and len(got) == 3
+    assert all(src[s:e] == b"x" for s, e in got)
+
+
+def test_binding_occurrences_is_fast_on_5000_lines():
+    unit = (
+        "class Box{i}:\n    def __init__(self, value):\n        self.value = value\n"
+        "    def get(self):\n        return self.value + helper(self.value)\n\n"
+        "def helper(value):\n    total = 0\n    for i in range(value):\n        total += i\n    return total\n\n"
+    )
+    src = "".join(unit.format(i=i) for i in range(420)).encode()
+    assert src.count(b"\n") >= 5000
+    tree = SyntaxTree.parse("python", src)
+    offsets = {
+        "param": src.index(b"value):\n        self"),
+        "member": src.index(b"value + helper"),
+        "global": src.rindex(b"helper("),
+    }
+    for what, off in offsets.items():
+        binding_occurrences(tree, src, off)  # warm caches
+        t0 = time.perf_counter()
+        got = binding_occurrences(tree, src, off)
+        elapsed = time.perf_counter() - t0
+        assert got
+        assert elapsed < 0.2, (what, elapsed)  # generous bound; see benchmarks for figures
+
+
+# ------------------------------------------------------------------ tokens
+def test_tokenize_kinds():
+    toks = tokenize('x = "a b" # note\nfoo(x) /* c */ 1.5e3 $y `t`')
+    kinds = [(t.kind, t.text) for t in toks]
+    assert ("string", '"a b"') in kinds
+    assert ("comment", "# note") in kinds
+    assert ("comment", "/* c */") in kinds
+    assert ("number", "1.5e3") in kinds
+    assert ("word", "$y") in kinds
+    assert ("string", "`t`") in kinds
+    assert ("punct", "(") in kinds
+
+
+def test_same_name_occurrences_skips_strings_and_comments():
+    text = 'café = 1\nprint("café")  # café\n// café\nx = café + café2 + 中café\n'
+    got = same_name_occurrences(text, 2)
+    assert got == [(0, 4), (text.index("café + "), text.index("café + ") + 4)]
+    end = text.index("café + ") + 4
+    assert same_name_occurrences(text, end) == got  # touching the end
+    assert same_name_occurrences(text, text.index("= 1") + 1) is None
