@@ -1,0 +1,299 @@
+"""The replayer: drives an NES agent through recorded sessions and judges every query.
+
+Per session: ``nes/start``; ``document/didOpen|didChange|didFocus|didClose``
+forwarded in order; at each query ``nes/suggest`` (timed, wall clock around
+the request) whose first suggestion is judged by :mod:`nextedit.bench.score`;
+a first suggestion that is not correct gets ``nes/reject`` with reason
+``ignored`` (it was shown and the developer went on typing; ``nes/accept`` is
+never sent since the developer then makes their real edit); ``end`` checks
+the SHA-256 of the bench's own mirror of the text; ``nes/close``.
+
+The replaying client advertises ``jump`` and ``searchAndReplace`` but not
+``rename`` (FORMAT.md).  Positions are converted from the trace's encoding to
+the one the agent chose whenever they differ.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nextedit.bench.events import Change, Close, End, Focus, Open, Query, Session
+from nextedit.bench.score import ReversalTracker, Verdict, judge
+from nextedit.bench.textutil import UTF16, Mirror, sha256_text
+from nextedit.bench.transport import AgentError, RpcError, Transport
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(slots=True)
+class QueryResult:
+    trace: str
+    index: int  # query number within its session
+    language: str
+    kind: str  # reader kind: nes-trace | vscode | keystrokes
+    query: Query
+    latency_ms: float | None
+    verdict: Verdict
+    suggestion: dict | None
+    n_suggestions: int = 0
+    error: str | None = None
+
+    def explain(self) -> dict[str, Any]:
+        q = self.query
+        return {
+            "trace": self.trace, "query": self.index, "language": self.language,
+            "uri": q.uri, "version": q.version, "position": q.position,
+            "expected": None if q.expected is None else [x.to_json() for x in q.expected],
+            "related": q.related, "suggestion": self.suggestion,
+            "suggestions": self.n_suggestions, "verdict": self.verdict.to_json(),
+            "latencyMs": None if self.latency_ms is None else round(self.latency_ms, 3),
+            "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class SessionResult:
+    trace: str
+    language: str
+    kind: str
+    tags: list[str]
+    queries: list[QueryResult] = field(default_factory=list)
+    hash_ok: bool | None = None  # None: the session has no end event
+    error: str | None = None
+    changes: int = 0
+    replay_seconds: float = 0.0
+
+
+def _client_capabilities(encoding: str) -> dict:
+    return {
+        "positionEncodings": [encoding],
+        "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: FORMAT.md
+    }
+
+
+class Replayer:
+    """Replays sessions through one agent connection (restarted if it dies)."""
+
+    def __init__(self, transport_factory: Callable[[], Transport], *,
+                 position_encoding: str = UTF16,
+                 on_query: Callable[[QueryResult], None] | None = None,
+                 request_timeout: float = 30.0) -> None:
+        self._factory = transport_factory
+        self.client_encoding = position_encoding
+        self.on_query = on_query
+        self.request_timeout = request_timeout
+        self.transport: Transport | None = None
+        self.agent_encoding = position_encoding
+        self.agent_info: dict | None = None
+
+    # -- connection ----------------------------------------------------------
+    def start(self) -> None:
+        self.transport = self._factory()
+        from nextedit import __version__
+
+        result = self.transport.send_request("initialize", {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": _client_capabilities(self.client_encoding),
+            "clientInfo": {"name": "nextedit-bench", "version": __version__},
+        }, timeout=self.request_timeout) or {}
+        caps = result.get("agentCapabilities") or {}
+        self.agent_encoding = (caps.get("positionEncoding")
+                               or (caps.get("nes") or {}).get("positionEncoding") or UTF16)
+        self.agent_info = result.get("agentInfo")
+
+    def close(self) -> None:
+        if self.transport is not None:
+            try:
+                self.transport.close()
+            finally:
+                self.transport = None
+
+    def __enter__(self) -> Replayer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _restart(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - the old agent is gone anyway
+            pass
+        self.start()
+
+    # -- sessions ------------------------------------------------------------
+    def replay(self, session: Session) -> SessionResult:
+        res = SessionResult(session.trace, session.language, session.header.kind,
+                            list(session.header.tags))
+        if self.transport is None:
+            self.start()
+        t0 = time.perf_counter()
+        try:
+            self._replay(session, res)
+        except AgentError as exc:
+            res.error = str(exc)
+            log.error("session %s: %s", session.trace, exc)
+            self._restart()
+        except RpcError as exc:
+            res.error = f"{exc}"
+            log.error("session %s: agent error %s", session.trace, exc)
+        except (ValueError, KeyError, TypeError) as exc:  # a broken trace or answer
+            res.error = f"{type(exc).__name__}: {exc}"
+            log.error("session %s: %s", session.trace, res.error)
+        res.replay_seconds = time.perf_counter() - t0
+        return res
+
+    def _convert_pos(self, doc: Mirror, pos: dict, enc: str) -> dict:
+        if enc == self.agent_encoding:
+            return pos
+        return doc.position_at(doc.offset_at(pos, enc), self.agent_encoding)
+
+    def _convert_range(self, doc: Mirror, rng: dict, enc: str) -> dict:
+        if enc == self.agent_encoding:
+            return rng
+        s, e = doc.range_offsets(rng, enc)
+        return doc.index.range_at(s, e, self.agent_encoding)
+
+    def _replay(self, session: Session, res: SessionResult) -> None:
+        t = self.transport
+        assert t is not None
+        enc = session.header.encoding
+        docs: dict[str, Mirror] = {}
+        first_uri: str | None = None
+        tracker = ReversalTracker()
+        started = t.send_request("nes/start", self._start_params(session),
+                                 timeout=self.request_timeout) or {}
+        sid = started["sessionId"]
+        qn = 0
+        for ev in session.events:
+            if isinstance(ev, Change):
+                doc = docs.get(ev.uri)
+                if doc is None:
+                    raise ValueError(f"{session.trace}: change of a document not open: {ev.uri}")
+                wire = []
+                for ch in ev.content_changes:
+                    rng = ch.get("range")
+                    if rng is None:
+                        applied = doc.apply_change(ch, enc)
+                        wire.append(ch)
+                    else:
+                        s, e = doc.range_offsets(rng, enc)
+                        if enc != self.agent_encoding:
+                            wire.append({"range": doc.index.range_at(s, e, self.agent_encoding),
+                                         "text": ch["text"]})
+                        else:
+                            wire.append(ch)
+                        applied = doc.replace(s, e, ch["text"])
+                    tracker.on_change(ev.uri, applied.start, applied.end, applied.old_text,
+                                      applied.new_text)
+                doc.version = ev.version
+                res.changes += 1
+                t.send_notification("document/didChange", {
+                    "sessionId": sid, "uri": ev.uri, "version": ev.version, "contentChanges": wire})
+            elif isinstance(ev, Query):
+                qn += 1
+                res.queries.append(self._query(sid, session, ev, qn, docs, tracker))
+            elif isinstance(ev, Open):
+                docs[ev.uri] = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+                first_uri = first_uri or ev.uri
+                tracker.reset(ev.uri)
+                t.send_notification("document/didOpen", {
+                    "sessionId": sid, "uri": ev.uri, "languageId": ev.language_id,
+                    "version": ev.version, "text": ev.text})
+            elif isinstance(ev, Focus):
+                doc = docs.get(ev.uri)
+                pos, vis = ev.position, ev.visible_range
+                if doc is not None:
+                    pos = self._convert_pos(doc, pos, enc)
+                    vis = self._convert_range(doc, vis, enc)
+                t.send_notification("document/didFocus", {
+                    "sessionId": sid, "uri": ev.uri, "version": ev.version, "position": pos,
+                    "visibleRange": vis})
+            elif isinstance(ev, Close):
+                docs.pop(ev.uri, None)
+                t.send_notification("document/didClose", {"sessionId": sid, "uri": ev.uri})
+            elif isinstance(ev, End):
+                uri = ev.uri or first_uri
+                doc = docs.get(uri or "")
+                ok = doc is not None and sha256_text(doc.text) == ev.sha256
+                res.hash_ok = ok if res.hash_ok is None else (res.hash_ok and ok)
+                if not ok:
+                    log.error("session %s: final text hash mismatch for %s", session.trace, uri)
+        t.send_request("nes/close", {"sessionId": sid}, timeout=self.request_timeout)
+
+    def _start_params(self, session: Session) -> dict:
+        for ev in session.events:
+            if isinstance(ev, Open) and ev.uri.startswith("file:///"):
+                top = ev.uri[len("file:///"):].split("/", 1)[0]
+                if top and "/" in ev.uri[len("file:///"):]:
+                    return {"workspaceUri": f"file:///{top}"}
+                break
+        return {}
+
+    def _query(self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Mirror],
+               tracker: ReversalTracker) -> QueryResult:
+        t = self.transport
+        assert t is not None
+        enc = session.header.encoding
+        doc = docs.get(q.uri)
+        if doc is not None and doc.version != q.version:
+            log.warning("%s: query for version %s but the mirror is at %s", session.trace,
+                        q.version, doc.version)
+        params = {"sessionId": sid, "uri": q.uri, "version": q.version,
+                  "position": self._convert_pos(doc, q.position, enc) if doc else q.position,
+                  "triggerKind": q.trigger_kind}
+        if q.selection is not None and doc is not None:
+            params["selection"] = self._convert_range(doc, q.selection, enc)
+        error = None
+        t0 = time.perf_counter()
+        try:
+            result = t.send_request("nes/suggest", params, timeout=self.request_timeout) or {}
+            latency: float | None = (time.perf_counter() - t0) * 1000.0
+        except RpcError as exc:
+            result, latency, error = {}, None, str(exc)
+        suggestions = result.get("suggestions") or []
+        first = suggestions[0] if suggestions else None
+        try:
+            verdict = judge(first, q, docs, self.agent_encoding, enc, tracker)
+        except Exception as exc:  # noqa: BLE001 - a malformed suggestion is a wrong one
+            verdict = Verdict(answered=first is not None, kind=(first or {}).get("kind"),
+                              reason=f"unjudgeable suggestion: {type(exc).__name__}: {exc}",
+                              scored=q.expected is not None)
+        if error:
+            verdict.reason = f"error: {error}"
+        if first is not None and not verdict.correct and first.get("id") is not None:
+            t.send_notification("nes/reject", {"sessionId": sid, "id": first["id"],
+                                               "reason": "ignored"})
+        qr = QueryResult(session.trace, qn, session.language, session.header.kind, q, latency,
+                         verdict, first, len(suggestions), error)
+        if self.on_query is not None:
+            self.on_query(qr)
+        return qr
+
+
+def replay_mirror_only(session: Session) -> tuple[bool | None, dict[str, str]]:
+    """Apply a session's changes to fresh mirrors (no agent); ``(hash ok, final texts)``."""
+    enc = session.header.encoding
+    docs: dict[str, Mirror] = {}
+    first_uri = None
+    ok: bool | None = None
+    for ev in session.events:
+        if isinstance(ev, Open):
+            docs[ev.uri] = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+            first_uri = first_uri or ev.uri
+        elif isinstance(ev, Change):
+            for ch in ev.content_changes:
+                docs[ev.uri].apply_change(ch, enc)
+            docs[ev.uri].version = ev.version
+        elif isinstance(ev, End):
+            doc = docs.get(ev.uri or first_uri or "")
+            good = doc is not None and sha256_text(doc.text) == ev.sha256
+            ok = good if ok is None else ok and good
+    return ok, {u: d.text for u, d in docs.items()}

@@ -1,0 +1,438 @@
+"""Scoring a suggestion against a query's ground truth, exactly as FORMAT.md says.
+
+Definitions (FORMAT.md "Scoring"; the exact rules this module implements):
+
+* Only the **first** suggestion of each answer counts.
+* A suggestion becomes a **change** of the current document (the mirror at the
+  query's version): ``edit`` applies its edits (LSP rules: all ranges refer to
+  the text before the suggestion, non-overlapping); ``searchAndReplace``
+  replaces every match of ``search`` in the file (``isRegex``: Python ``re``,
+  replacement expanded with ``Match.expand`` so ``\\1``/``\\g<name>`` work;
+  otherwise a literal, non-overlapping left-to-right search); ``jump`` changes
+  nothing and is judged by place; ``rename`` is not advertised by the
+  replaying client and is judged wrong.
+* The **regions** of a change are its edits with the common prefix and suffix
+  of old and new text stripped (an edit that rewrites a whole line to change
+  one word changes one word).  No-op edits are dropped; a change with no
+  region left changes nothing and is wrong.  A pure insertion or deletion can
+  be placed equivalently at any offset it can slide to without changing the
+  result (``"ab" + insert "b"`` == insert ``"b"`` before the ``b``); every such
+  placement is tried.
+* A change is **correct** when every region lies inside one expected edit's
+  range (same URI; bounds inclusive, so an insertion at either end of the
+  range is inside) and, per expected edit, the text of its range after the
+  suggestion's regions, ``sug``, lies on a shortest edit path from the current
+  text ``old`` of that range to the expected ``newText`` ``new``::
+
+      d(old, sug) + d(sug, new) == d(old, new)   and   sug != old
+
+  where ``d`` is the insertion/deletion edit distance
+  ``d(a, b) = len(a) + len(b) - 2 * LCS(a, b)`` over code points.  So
+  completing part of an expected edit counts, touching anything else, adding
+  text the developer did not write, or undoing what they wrote does not.
+* A ``jump`` is **correct** when its URI is an expected edit's URI and its
+  line is a line the expected range spans: ``start.line .. end.line``, minus
+  ``end.line`` when ``end.character == 0`` and the range spans several lines
+  (no character of that line is replaced).
+* A **reversal** is a change with a region that (a) deletes or replaces a
+  code point the developer typed in this session (spans of inserted text are
+  tracked through every later change) or (b) inserts text equal, after
+  stripping surrounding whitespace, to a non-blank string the developer
+  deleted in this session.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from nextedit.bench.events import ExpectedEdit, GradedEdit, Query
+from nextedit.bench.textutil import LineIndex, Mirror, apply_edits, trim_change
+
+MAX_SLIDE = 256  # how far an insertion/deletion may slide to an equivalent place
+
+
+# --------------------------------------------------------------------------
+# edit distance
+# --------------------------------------------------------------------------
+def lcs_length(a: str, b: str) -> int:
+    """Length of the longest common subsequence of ``a`` and ``b`` (code points).
+
+    Bit-parallel (Allison–Dix / Hyyrö): one big-int operation per character
+    of ``b``; common prefix and suffix are matched first (always optimal).
+    """
+    n = min(len(a), len(b))
+    p = 0
+    while p < n and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < n - p and a[-1 - s] == b[-1 - s]:
+        s += 1
+    a_mid = a[p: len(a) - s]
+    b_mid = b[p: len(b) - s]
+    if not a_mid or not b_mid:
+        return p + s
+    if len(a_mid) < len(b_mid):
+        a_mid, b_mid = b_mid, a_mid
+    masks: dict[str, int] = {}
+    for i, ch in enumerate(a_mid):
+        masks[ch] = masks.get(ch, 0) | (1 << i)
+    full = (1 << len(a_mid)) - 1
+    v = full
+    for ch in b_mid:
+        m = masks.get(ch)
+        if m is None:
+            continue
+        u = v & m
+        v = ((v + u) | (v - u)) & full
+    return p + s + len(a_mid) - v.bit_count()
+
+
+def indel_distance(a: str, b: str) -> int:
+    """Insertions + deletions turning ``a`` into ``b``."""
+    return len(a) + len(b) - 2 * lcs_length(a, b)
+
+
+def on_shortest_path(old: str, sug: str, new: str) -> bool:
+    """True when ``sug`` is an intermediate state of a shortest indel path old → new."""
+    return indel_distance(old, sug) + indel_distance(sug, new) == indel_distance(old, new)
+
+
+# --------------------------------------------------------------------------
+# turning a suggestion into a change
+# --------------------------------------------------------------------------
+class SuggestionError(ValueError):
+    """The suggestion cannot be applied (bad range, bad regex, unknown document…)."""
+
+
+def expand_search_and_replace(text: str, search: str, replace: str,
+                              is_regex: bool) -> list[tuple[int, int, str]]:
+    """Every match of a searchAndReplace in ``text`` as ``(start, end, new)`` edits."""
+    if not search:
+        raise SuggestionError("empty search")
+    if not is_regex:
+        out = []
+        i = text.find(search)
+        while i >= 0:
+            out.append((i, i + len(search), replace))
+            i = text.find(search, i + len(search))
+        return out
+    try:
+        pattern = re.compile(search)
+        out = []
+        for m in pattern.finditer(text):
+            if m.start() == m.end() and not replace:
+                continue
+            out.append((m.start(), m.end(), m.expand(replace)))
+        return out
+    except (re.error, IndexError) as exc:
+        raise SuggestionError(f"bad regex/replacement: {exc}") from exc
+
+
+def suggestion_edits(suggestion: dict, docs: dict[str, Mirror],
+                     enc: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """``(uri, edits in cp offsets)`` of an ``edit`` or ``searchAndReplace`` suggestion."""
+    uri = suggestion.get("uri")
+    doc = docs.get(uri)  # type: ignore[arg-type]
+    if doc is None:
+        raise SuggestionError(f"suggestion for a document not open: {uri}")
+    kind = suggestion.get("kind")
+    if kind == "edit":
+        edits = []
+        for e in suggestion.get("edits") or []:
+            s, t = doc.range_offsets(e["range"], enc)
+            edits.append((s, t, e["newText"]))
+        edits.sort(key=lambda x: (x[0], x[1]))
+        for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+            if s2 < e1:
+                raise SuggestionError("overlapping edits")
+        return uri, edits  # type: ignore[return-value]
+    if kind == "searchAndReplace":
+        return uri, expand_search_and_replace(  # type: ignore[return-value]
+            doc.text, suggestion["search"], suggestion["replace"], bool(suggestion.get("isRegex")))
+    raise SuggestionError(f"kind {kind!r} is not a change")
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A changed region: ``text[start:end]`` replaced by ``new`` (code points)."""
+
+    start: int
+    end: int
+    new: str
+
+
+def regions_of(text: str, edits: list[tuple[int, int, str]]) -> list[Region]:
+    out = []
+    for s, e, new in edits:
+        old = text[s:e]
+        p, oe, ne = trim_change(old, new)
+        if p == oe and p == ne:
+            continue  # no-op
+        out.append(Region(s + p, s + oe, new[p:ne]))
+    return out
+
+
+def _placements(text: str, r: Region) -> list[Region]:
+    """``r`` and every equivalent placement of a pure insertion or deletion."""
+    out = [r]
+    if r.start == r.end and r.new:  # insertion: rotate through equal neighbours
+        x, p = r.new, r.start
+        for _ in range(MAX_SLIDE):
+            if p > 0 and text[p - 1] == x[-1]:
+                x, p = text[p - 1] + x[:-1], p - 1
+                out.append(Region(p, p, x))
+            else:
+                break
+        x, p = r.new, r.start
+        for _ in range(MAX_SLIDE):
+            if p < len(text) and text[p] == x[0]:
+                x, p = x[1:] + text[p], p + 1
+                out.append(Region(p, p, x))
+            else:
+                break
+    elif r.start < r.end and not r.new:  # deletion
+        s, e = r.start, r.end
+        for _ in range(MAX_SLIDE):
+            if s > 0 and text[s - 1] == text[e - 1]:
+                s, e = s - 1, e - 1
+                out.append(Region(s, e, ""))
+            else:
+                break
+        s, e = r.start, r.end
+        for _ in range(MAX_SLIDE):
+            if e < len(text) and text[s] == text[e]:
+                s, e = s + 1, e + 1
+                out.append(Region(s, e, ""))
+            else:
+                break
+    return out
+
+
+@dataclass(slots=True)
+class CpExpected:
+    id: str
+    uri: str
+    start: int
+    end: int
+    new_text: str
+    lines: frozenset[int]
+
+
+def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Mirror],
+                   enc: str) -> list[CpExpected]:
+    out = []
+    for x in expected:
+        doc = docs.get(x.uri)
+        if doc is None:
+            continue
+        s, e = doc.range_offsets(x.range, enc)
+        a, b = x.range["start"]["line"], x.range["end"]["line"]
+        if b > a and x.range["end"]["character"] == 0:
+            b -= 1
+        out.append(CpExpected(x.id, x.uri, s, e, x.new_text, frozenset(range(a, b + 1))))
+    return out
+
+
+def judge_change(index: LineIndex, uri: str, regions: list[Region],
+                 expected: list[CpExpected]) -> tuple[bool, list[str], str]:
+    """``(correct, matched expected ids, reason)`` for a change of ``uri``.
+
+    Regions and the expected edits of ``uri`` are grouped into *segments*:
+    runs of whole lines where their line spans overlap.  A region whose line
+    span overlaps no expected edit's (in any equivalent placement) is wrong.
+    Per segment with a region, ``old`` is its current text, ``sug`` the text
+    after the suggestion's regions, ``target`` the text after the expected
+    edits; the segment is right when ``sug != old`` and ``sug`` lies on a
+    shortest indel path from ``old`` to ``target`` — so a region may only
+    change text that an expected edit changes (up to an equivalent alignment,
+    e.g. the same insertion a few characters earlier on the same line).
+    """
+    text = index.text
+    if not regions:
+        return False, [], "changes nothing"
+    exp = [x for x in expected if x.uri == uri]
+    if not exp:
+        return False, [], "no expected edit in this document" if expected else "nothing was expected"
+
+    def span(a: int, b: int) -> tuple[int, int]:
+        return index.line_of(a), index.line_of(b)
+
+    exp_spans = [span(x.start, x.end) for x in exp]
+    items: list[tuple[int, int, str, object]] = []
+    for r in regions:
+        for p in _placements(text, r):
+            l0, l1 = span(p.start, p.end)
+            if any(l0 <= b and a <= l1 for a, b in exp_spans):
+                items.append((l0, l1, "r", p))
+                break
+        else:
+            return False, [], f"region {r.start}-{r.end} lies outside every expected edit"
+    for (a, b), x in zip(exp_spans, exp):
+        items.append((a, b, "x", x))
+    items.sort(key=lambda it: (it[0], it[1]))
+    segs: list[list] = []  # [l0, l1, regions, expected]
+    for l0, l1, tag, obj in items:
+        if segs and l0 <= segs[-1][1]:
+            seg = segs[-1]
+            seg[1] = max(seg[1], l1)
+        else:
+            seg = [l0, l1, [], []]
+            segs.append(seg)
+        (seg[2] if tag == "r" else seg[3]).append(obj)
+    matched: set[str] = set()
+    starts = index.starts
+    for l0, l1, regs, xs in segs:
+        if not regs:
+            continue
+        lo = starts[l0]
+        hi = starts[l1 + 1] if l1 + 1 < len(starts) else len(text)
+        old = text[lo:hi]
+        try:
+            sug = apply_edits(old, [(r.start - lo, r.end - lo, r.new) for r in regs])
+        except ValueError:
+            return False, [], "overlapping regions"
+        target = apply_edits(old, [(x.start - lo, x.end - lo, x.new_text) for x in xs])
+        if sug == old:
+            return False, [], "changes nothing"
+        if not on_shortest_path(old, sug, target):
+            return False, [], "not on a shortest edit path to the expected text"
+        matched.update(x.id for x in xs)
+    return True, sorted(matched), "moves toward the expected text"
+
+
+# --------------------------------------------------------------------------
+# reversal tracking
+# --------------------------------------------------------------------------
+class ReversalTracker:
+    """What the developer typed (spans, tracked through changes) and deleted, per document."""
+
+    def __init__(self) -> None:
+        self.typed: dict[str, list[tuple[int, int]]] = {}
+        self.deleted: set[str] = set()
+
+    def on_change(self, uri: str, start: int, end: int, old: str, new: str) -> None:
+        """Record one applied change (code points of the text before it)."""
+        p, oe, ne = trim_change(old, new)
+        s, e, ins = start + p, start + oe, new[p:ne]
+        delta = len(ins) - (e - s)
+        spans = []
+        for a, b in self.typed.get(uri, []):
+            # cut [s, e) out of [a, b), shift what follows
+            if b <= s:
+                spans.append((a, b))
+            elif a >= e:
+                spans.append((a + delta, b + delta))
+            else:
+                if a < s:
+                    spans.append((a, s))
+                if b > e:
+                    spans.append((s + len(ins), b + delta))
+        if ins:
+            spans.append((s, s + len(ins)))
+        spans.sort()
+        self.typed[uri] = spans
+        removed = old[p:oe].strip()
+        if removed:
+            self.deleted.add(removed)
+
+    def reset(self, uri: str) -> None:
+        self.typed.pop(uri, None)
+
+    def is_reversal(self, uri: str, regions: list[Region]) -> bool:
+        spans = self.typed.get(uri, [])
+        for r in regions:
+            if r.end > r.start and any(a < r.end and r.start < b for a, b in spans):
+                return True
+            ins = r.new.strip()
+            if ins and ins in self.deleted:
+                return True
+        return False
+
+
+# --------------------------------------------------------------------------
+# verdict of one query
+# --------------------------------------------------------------------------
+@dataclass(slots=True)
+class Verdict:
+    answered: bool
+    kind: str | None = None
+    correct: bool = False
+    reversal: bool = False
+    matched: list[str] = field(default_factory=list)
+    reason: str = ""
+    grade: str | None = None  # VS Code recordings: nextEdit | valid | bad | ungraded | silence…
+    scored: bool = True  # False: the query has no ground truth
+
+    def to_json(self) -> dict[str, Any]:
+        return {"answered": self.answered, "kind": self.kind, "correct": self.correct,
+                "reversal": self.reversal, "matched": self.matched, "reason": self.reason,
+                "grade": self.grade, "scored": self.scored}
+
+
+_GRADE_RANK = {"nextEdit": 0, "valid": 1, "bad": 2}
+
+
+def grade_change(docs: dict[str, Mirror], uri: str | None,
+                 edits: list[tuple[int, int, str]] | None, graded: list[GradedEdit]) -> str:
+    """Category of the human-graded candidate producing the same text (or ``ungraded``)."""
+    if edits is None:  # silence
+        cats = [g.category for g in graded if g.edits is None]
+        return "silence" + (f" ({min(cats, key=lambda c: _GRADE_RANK.get(c, 9))})" if cats else "")
+    doc = docs.get(uri or "")
+    if doc is None:
+        return "ungraded"
+    try:
+        result = apply_edits(doc.text, edits)
+    except ValueError:
+        return "ungraded"
+    best = None
+    for g in graded:
+        if g.edits is None or g.uri != uri:
+            continue
+        try:
+            if apply_edits(doc.text, g.edits) == result:
+                if best is None or _GRADE_RANK.get(g.category, 9) < _GRADE_RANK.get(best, 9):
+                    best = g.category
+        except ValueError:
+            continue
+    return best or "ungraded"
+
+
+def judge(suggestion: dict | None, query: Query, docs: dict[str, Mirror], agent_enc: str,
+          trace_enc: str, tracker: ReversalTracker | None = None) -> Verdict:
+    """Judge the first suggestion of one answer (``None``: the agent stayed silent)."""
+    scored = query.expected is not None
+    expected = expected_in_cp(query.expected or [], docs, trace_enc)
+    if suggestion is None:
+        v = Verdict(answered=False, reason="silent", scored=scored)
+        if query.graded is not None:
+            v.grade = grade_change(docs, None, None, query.graded)
+        return v
+    kind = suggestion.get("kind")
+    v = Verdict(answered=True, kind=kind, scored=scored)
+    if kind == "jump":
+        uri = suggestion.get("uri")
+        line = (suggestion.get("position") or {}).get("line")
+        hits = sorted(x.id for x in expected if x.uri == uri and line in x.lines)
+        v.correct, v.matched = bool(hits), hits
+        v.reason = "jump onto an expected line" if hits else "jump to a line with no expected edit"
+        if query.graded is not None:
+            v.grade = "jump"
+        return v
+    try:
+        uri, edits = suggestion_edits(suggestion, docs, agent_enc)
+    except (SuggestionError, KeyError, TypeError) as exc:
+        v.reason = f"unusable suggestion: {exc}"
+        if query.graded is not None:
+            v.grade = "ungraded"
+        return v
+    index = docs[uri].index
+    regions = regions_of(index.text, edits)
+    v.correct, v.matched, v.reason = judge_change(index, uri, regions, expected)
+    if tracker is not None:
+        v.reversal = tracker.is_reversal(uri, regions)
+    if query.graded is not None:
+        v.grade = grade_change(docs, uri, edits, query.graded)
+    return v

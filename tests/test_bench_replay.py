@@ -1,0 +1,195 @@
+"""The replayer over real stdio pipes (a scripted fake agent, and the real agent when present)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from nextedit.bench.events import Change, End, ExpectedEdit, Header, Open, Query, Session
+from nextedit.bench.metrics import summarize
+from nextedit.bench.readers import load_sample
+from nextedit.bench.replay import Replayer
+from nextedit.bench.runner import run_sessions
+from nextedit.bench.textutil import sha256_text
+from nextedit.bench.transport import InProcessTransport, SubprocessTransport
+from nextedit.cli import main
+
+URI = "file:///w/calc.py"
+TEXT = "s = '😀'\nprint(area(1, 2))\nprint(area(3, 4))\nprint(area(5, 6))\n"
+
+
+def rng(l0: int, c0: int, l1: int, c1: int) -> dict:
+    return {"start": {"line": l0, "character": c0}, "end": {"line": l1, "character": c1}}
+
+
+def make_session(trace: str = "t1") -> Session:
+    """The developer adds `, unit="m"` to three calls, one after the other."""
+    after1 = TEXT.replace("area(1, 2)", 'area(1, 2, unit="m")')
+    after2 = after1.replace("area(3, 4)", 'area(3, 4, unit="m")')
+    final = after2.replace("area(5, 6)", 'area(5, 6, unit="m")')
+    ins = ', unit="m"'
+    return Session(Header(trace=trace, tags=["repetitive"]), [
+        Open(URI, "python", 1, TEXT),
+        Change(URI, 2, [{"range": rng(1, 15, 1, 15), "text": ins}], {"line": 1, "character": 25}),
+        Query(URI, 2, {"line": 1, "character": 25}, "automatic",
+              [ExpectedEdit("h2", URI, rng(2, 15, 2, 15), ins),
+               ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)], ["h2", "h3"]),
+        Change(URI, 3, [{"range": rng(2, 15, 2, 15), "text": ins}], {"line": 2, "character": 25}),
+        Query(URI, 3, {"line": 2, "character": 25}, "automatic",
+              [ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)], ["h3"]),
+        Change(URI, 4, [{"range": rng(3, 15, 3, 15), "text": ins}], {"line": 3, "character": 25}),
+        Query(URI, 4, {"line": 3, "character": 25}, "automatic", [], []),
+        End(sha256_text(final)),
+    ])
+
+
+def fake_cmd(tmp_path: Path, script: list | None = None, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "nextedit.bench.fake_agent", "--log", str(tmp_path / "agent.log")]
+    if script is not None:
+        (tmp_path / "script.json").write_text(json.dumps(script), encoding="utf-8")
+        cmd += ["--script", str(tmp_path / "script.json")]
+    return cmd + list(extra)
+
+
+def agent_log(tmp_path: Path) -> list[dict]:
+    return [json.loads(x) for x in (tmp_path / "agent.log").read_text().splitlines()]
+
+
+def test_replay_over_stdio_scores_and_rejects(tmp_path: Path) -> None:
+    script = [
+        # query 1: the right edit at the next call site (utf-16 positions)
+        [{"kind": "edit", "id": "$ID", "edits": [{"range": rng(2, 15, 2, 15),
+                                                   "newText": ', unit="m"'}]}],
+        # query 2: a wrong edit (foreign text), then a right one that does not count
+        [{"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15), "newText": ", x"}]},
+         {"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15),
+                                                   "newText": ', unit="m"'}]}],
+        # query 3: nothing expected; stays silent
+        [],
+    ]
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)))
+    with replayer:
+        res = replayer.replay(make_session())
+    assert res.error is None and res.hash_ok is True
+    verdicts = [q.verdict for q in res.queries]
+    assert [v.correct for v in verdicts] == [True, False, False]
+    assert [v.answered for v in verdicts] == [True, True, False]
+    assert all(q.latency_ms is not None and q.latency_ms > 0 for q in res.queries)
+    m = summarize([res])
+    assert m["precision"] == 0.5 and m["recall_related"] == 0.5 and m["silence"] == 1.0
+
+    msgs = agent_log(tmp_path)
+    methods = [x["method"] for x in msgs]
+    assert methods[:3] == ["initialize", "nes/start", "document/didOpen"]
+    assert methods[-1] == "nes/close"
+    caps = msgs[0]["params"]["clientCapabilities"]
+    assert caps["positionEncodings"] == ["utf-16"]
+    assert set(caps["nes"]) == {"jump", "searchAndReplace"}  # not rename
+    assert msgs[0]["params"]["protocolVersion"] == 1
+    rejects = [x for x in msgs if x["method"] == "nes/reject"]
+    assert len(rejects) == 1 and rejects[0]["params"]["reason"] == "ignored"
+    assert rejects[0]["params"]["id"] == res.queries[1].suggestion["id"]
+    assert not any(x["method"] == "nes/accept" for x in msgs)
+    suggests = [x["params"] for x in msgs if x["method"] == "nes/suggest"]
+    assert [s["version"] for s in suggests] == [2, 3, 4]
+    assert all(s["sessionId"].startswith("fake-") and s["triggerKind"] == "automatic"
+               for s in suggests)
+
+
+def test_positions_are_converted_to_the_negotiated_encoding(tmp_path: Path) -> None:
+    """The client advertises utf-8; the trace is utf-16: every wire position is converted."""
+    text = "x = '😀'; f(1)\n"
+    s = Session(Header(trace="enc"), [
+        Open(URI, "python", 1, text),
+        # utf-16: the emoji is 2 units, so "f(1" ends at character 13
+        Change(URI, 2, [{"range": rng(0, 13, 0, 13), "text": ", 2"}], {"line": 0, "character": 16}),
+        Query(URI, 2, {"line": 0, "character": 16}, "automatic",
+              [ExpectedEdit("h1", URI, rng(0, 0, 0, 0), "y = 1\n")], []),
+        End(sha256_text("x = '😀'; f(1, 2)\n")),
+    ])
+    # the agent answers in utf-8 (emoji = 4 bytes): insert "y = 1\n" at 0:0 → correct
+    script = [[{"kind": "edit", "id": "$ID", "edits": [{"range": rng(0, 0, 0, 0),
+                                                        "newText": "y = 1\n"}]}]]
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)),
+                        position_encoding="utf-8")
+    with replayer:
+        assert replayer.agent_encoding == "utf-8"
+        res = replayer.replay(s)
+    assert res.hash_ok is True and res.queries[0].verdict.correct
+    change = next(x for x in agent_log(tmp_path) if x["method"] == "document/didChange")
+    assert change["params"]["contentChanges"][0]["range"] == rng(0, 15, 0, 15)  # utf-8 units
+    suggest = next(x for x in agent_log(tmp_path) if x["method"] == "nes/suggest")
+    assert suggest["params"]["position"] == {"line": 0, "character": 18}
+
+
+def test_a_dying_agent_fails_its_session_and_is_restarted(tmp_path: Path) -> None:
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, None, "--crash-after", "2")))
+    with replayer:
+        first = replayer.replay(make_session("a"))
+        second = replayer.replay(make_session("b"))
+    assert first.error and "exited" in first.error
+    assert second.error and len(second.queries) == 1  # the restarted agent crashes again later
+
+
+def test_in_process_transport_contract(tmp_path: Path) -> None:
+    class Agent:
+        def __init__(self) -> None:
+            self.seen: list[dict] = []
+
+        def send(self, message: dict) -> list[dict]:
+            self.seen.append(message)
+            if "id" not in message:
+                return []
+            result = {"initialize": {"protocolVersion": 1, "agentCapabilities": {}},
+                      "nes/start": {"sessionId": "s1"}, "nes/close": {},
+                      "nes/suggest": {"suggestions": []}}[message["method"]]
+            return [{"jsonrpc": "2.0", "method": "log/noise", "params": {}},
+                    {"jsonrpc": "2.0", "id": message["id"], "result": result}]
+
+    agent = Agent()
+    replayer = Replayer(lambda: InProcessTransport(tmp_path, agent=agent))
+    with replayer:
+        res = replayer.replay(make_session())
+    assert res.hash_ok is True and len(res.queries) == 3
+    assert summarize([res])["silence"] == 1.0
+    assert [m["method"] for m in agent.seen][-1] == "nes/close"
+
+
+def test_cli_bench_on_the_bundled_sample(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "m.json"
+    explain = tmp_path / "explain.jsonl"
+    rc = main(["bench", "--agent-cmd", " ".join(fake_cmd(tmp_path)), "--json", str(out),
+               "--report", str(tmp_path / "rep"), "--explain", str(explain), "--no-progress"])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    m = data["metrics"]
+    n = sum(len(s.queries) for s in load_sample())
+    assert m["sessions"] == 12 and m["sessions_hash_ok"] == 12 and m["queries"] == n
+    assert m["silence"] == 1.0 and m["answered"] == 0
+    assert len(explain.read_text().splitlines()) == n
+    first = json.loads(explain.read_text().splitlines()[0])
+    assert {"suggestion", "expected", "verdict", "latencyMs"} <= set(first)
+    assert (tmp_path / "rep" / "quality.md").exists() and (tmp_path / "rep" / "quality.json").exists()
+    assert "precision" in capsys.readouterr().out
+
+
+def _real_agent_available() -> bool:
+    try:
+        return importlib.util.find_spec("nextedit.acp.command") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not _real_agent_available(), reason="`nextedit acp` not built yet")
+def test_real_agent_replays_the_sample_over_stdio() -> None:
+    sessions = load_sample()[:4]
+    results, meta = run_sessions(sessions, timeout=60)
+    assert all(r.error is None for r in results), [r.error for r in results]
+    assert all(r.hash_ok for r in results)
+    m = summarize(results)
+    assert m["queries"] == sum(len(s.queries) for s in sessions)
+    assert m["query_errors"] == 0
