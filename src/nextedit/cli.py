@@ -24,15 +24,21 @@ _COMMAND_MODULES = (
 )
 
 
-def _common_options() -> argparse.ArgumentParser:
+def _common_options(defaults: bool) -> argparse.ArgumentParser:
+    """Logging flags, accepted before and after the sub-command.
+
+    Only the top-level copy has defaults; the sub-command copies use
+    ``SUPPRESS`` so ``nextedit --log-level debug acp`` is not reset.
+    """
     common = argparse.ArgumentParser(add_help=False)
+    default = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
     common.add_argument(
         "--log-level",
-        default="warning",
+        default=default("warning"),
         choices=["debug", "info", "warning", "error"],
         help="log verbosity (logs go to stderr, never stdout)",
     )
-    common.add_argument("--log-file", help="also write logs to this file")
+    common.add_argument("--log-file", default=default(None), help="also write logs to this file")
     return common
 
 
@@ -50,9 +56,11 @@ def setup_logging(level: str, log_file: str | None) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = _common_options()
+    common = _common_options(defaults=False)
     parser = argparse.ArgumentParser(
-        prog="nextedit", description="Next Edit Suggestions engine", parents=[common]
+        prog="nextedit",
+        description="Next Edit Suggestions engine",
+        parents=[_common_options(defaults=True)],
     )
     parser.add_argument("--version", action="version", version=f"nextedit {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

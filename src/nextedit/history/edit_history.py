@@ -1,0 +1,426 @@
+"""The edit log of one document: raw changes coalesced into developer-level edits.
+
+Owns :class:`EditHistory` (bounded, one per open document) and the value it
+hands out, :class:`DeveloperEdit`. A *raw* change is what one ``didChange``
+content change did to the text (:class:`~nextedit.text.AppliedEdit`); a
+*developer edit* is what a person would call one edit: a word typed, a token
+replaced, a selection overwritten, a line rewritten.
+
+Rules, in the order :meth:`EditHistory.record` applies them to each raw change:
+
+1. A no-op raw change is ignored. A large one is trimmed to what really
+   changed (common prefix and suffix dropped), so a client sending whole
+   lines or the whole document still yields the narrow edit; every
+   developer edit is trimmed the same way when it is handed out.
+2. If it touches or overlaps the most recent developer edit (typing forward,
+   backspacing into it or just before it, replacing a selection then typing,
+   undoing it), the two merge; a merge that restores the original text drops
+   the edit (typed then deleted = nothing happened). Typing a non-word
+   character right after a finished identifier replacement starts a new edit,
+   so ``foo``→``bar`` stays an identifier change when ``(`` follows.
+3. Every older developer edit is kept in *current-text* offsets: edits after
+   the change shift by its length delta; an older edit the change overlaps is
+   dropped (its text no longer exists as recorded).
+
+Recording costs O(size of the change + history bound); line context, tokens
+and syntax node types are computed only when a suggester asks
+(:meth:`EditHistory.edits`), from the document as it is then.
+
+Must not know about LSP/ACP, position encodings, or any suggester.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from nextedit.text import AppliedEdit, Document
+
+__all__ = [
+    "DEFAULT_BOUND",
+    "DeveloperEdit",
+    "EditHistory",
+    "IDENTIFIER_RE",
+    "is_identifier",
+    "token_diff",
+]
+
+DEFAULT_BOUND = 64
+# raw changes larger than this are trimmed on arrival (keystrokes are not:
+# their span must stay where the caret is)
+_TRIM_RAW_ABOVE = 64
+
+# Developer-edit sequence numbers are process-wide, so edits of different
+# documents can be ordered by recency.
+_SEQ = itertools.count(1)
+
+# An identifier token in most languages: a letter/underscore/$ then word chars.
+IDENTIFIER_RE = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
+_WORD_CHAR_RE = re.compile(r"[\w$]")
+_TOKEN_RE = re.compile(r"[\w$]+|\s+|[^\w\s$]")
+
+
+def is_identifier(text: str | None) -> bool:
+    """Whether ``text`` is exactly one identifier token (``foo_bar``, ``$el``, ``été``)."""
+    return bool(text) and IDENTIFIER_RE.fullmatch(text) is not None
+
+
+def _is_word_char(ch: str) -> bool:
+    return _WORD_CHAR_RE.match(ch) is not None
+
+
+def _common_prefix_len(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b`` (C-speed slice compares)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix_len(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix of ``a`` and ``b``, at most ``limit``."""
+    n = min(len(a), len(b), limit)
+    if n <= 0:
+        return 0
+    if a[len(a) - n :] == b[len(b) - n :]:
+        return n
+    lo, hi = 0, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _trim(start: int, old: str, new: str) -> tuple[int, str, str]:
+    """Drop the common prefix and suffix of ``old`` and ``new``."""
+    if not old or not new:
+        return start, old, new
+    p = _common_prefix_len(old, new)
+    s = _common_suffix_len(old, new, min(len(old), len(new)) - p)
+    return start + p, old[p : len(old) - s], new[p : len(new) - s]
+
+
+def token_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """Token-level differences between ``old`` and ``new``: ``[(old_part, new_part)]``.
+
+    Words, single punctuation characters and whitespace runs are tokens;
+    whitespace-only differences are left out. ``token_diff("f(a, b)", "g(a, c)")``
+    is ``[("f", "g"), ("b", "c")]``.
+    """
+    a = _TOKEN_RE.findall(old)
+    b = _TOKEN_RE.findall(new)
+    out: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        old_part, new_part = "".join(a[i1:i2]), "".join(b[j1:j2])
+        if old_part.strip() == "" and new_part.strip() == "":
+            continue
+        out.append((old_part, new_part))
+    return out
+
+
+@dataclass(frozen=True)
+class DeveloperEdit:
+    """One developer-level edit, in offsets of the *current* text.
+
+    The edit replaced ``old_text`` with ``new_text``; ``new_text`` now sits at
+    ``[start_cp, new_end_cp)``. ``version`` is the document version of its
+    latest keystroke; ``seq`` orders edits by when they began (higher =
+    newer; process-wide, so edits of different documents compare).
+
+    Context (computed from the current text when the snapshot was taken):
+
+    - ``before_lines`` / ``after_lines``: the whole line(s) the edit lies on,
+      without the final line break, with the edit reverted / as it is now;
+      ``lines_start_cp`` is where ``after_lines`` starts in the current text.
+    - ``old_token`` / ``new_token``: when the edit lies within one identifier
+      (and the text before it was one identifier too, or nothing), the whole
+      identifier before and after; ``token_start_cp`` is where ``new_token``
+      starts. E.g. changing ``r`` to ``z`` in ``fooBar`` gives ``old_token
+      'fooBar'``, ``new_token 'fooBaz'``.
+    - ``node_types``: tree-sitter node types around the new text, innermost
+      first (empty without a grammar).
+    - ``keystrokes``: how many raw changes were merged into this edit.
+    """
+
+    uri: str
+    seq: int
+    version: int
+    start_cp: int
+    old_text: str
+    new_text: str
+    before_lines: str = ""
+    after_lines: str = ""
+    lines_start_cp: int = 0
+    old_token: str | None = None
+    new_token: str | None = None
+    token_start_cp: int | None = None
+    node_types: tuple[str, ...] = ()
+    keystrokes: int = 1
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def new_end_cp(self) -> int:
+        """End of ``new_text`` in the current text."""
+        return self.start_cp + len(self.new_text)
+
+    @property
+    def is_insertion(self) -> bool:
+        return not self.old_text and bool(self.new_text)
+
+    @property
+    def is_deletion(self) -> bool:
+        return bool(self.old_text) and not self.new_text
+
+    @property
+    def is_identifier_change(self) -> bool:
+        """Whether one whole identifier became another (``foo`` → ``bar``)."""
+        return (
+            is_identifier(self.old_token)
+            and is_identifier(self.new_token)
+            and self.old_token != self.new_token
+        )
+
+    @cached_property
+    def token_changes(self) -> tuple[tuple[str, str], ...]:
+        """:func:`token_diff` of the edited line(s) before and after."""
+        return tuple(token_diff(self.before_lines, self.after_lines))
+
+
+class _Entry:
+    """A developer edit under construction (mutable; never handed out)."""
+
+    __slots__ = ("seq", "version", "start", "old", "new", "keystrokes")
+
+    def __init__(self, seq: int, version: int, start: int, old: str, new: str) -> None:
+        self.seq = seq
+        self.version = version
+        self.start = start
+        self.old = old
+        self.new = new
+        self.keystrokes = 1
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.new)
+
+
+class EditHistory:
+    """The bounded edit log of one document (see the module docstring)."""
+
+    def __init__(self, uri: str, bound: int = DEFAULT_BOUND) -> None:
+        self.uri = uri
+        self.bound = bound
+        self._entries: deque[_Entry] = deque()
+        self._revision = 0
+        self._document: Document | None = None
+        self._syntax: Any = None
+        self._snapshot: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
+        self.last_raw: tuple[int, str, str] | None = None
+
+    # -- recording ---------------------------------------------------------
+
+    @property
+    def revision(self) -> int:
+        """Increases with every recorded change (a cheap "did anything happen")."""
+        return self._revision
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def record(self, applied: Sequence[AppliedEdit], document: Document | None, syntax: Any = None) -> None:
+        """Record the raw changes of one accepted ``didChange`` (in order)."""
+        self._document = document
+        self._syntax = syntax
+        version = document.version if document is not None else 0
+        for edit in applied:
+            start, old, new = edit.start_cp, edit.old_text, edit.new_text
+            if old == new:
+                continue
+            if len(old) + len(new) > _TRIM_RAW_ABOVE:
+                # a whole line, hunk or document sent for a small change
+                start, old, new = _trim(start, old, new)
+            self._record_one(start, old, new, version)
+        self._revision += 1
+        self._snapshot = None
+
+    def _record_one(self, start: int, old: str, new: str, version: int) -> None:
+        self._revision += 1
+        self.last_raw = (start, old, new)
+        end = start + len(old)  # end of the replaced span, in the text before
+        delta = len(new) - len(old)
+        entries = self._entries
+        last = entries[-1] if entries else None
+
+        # shift or drop the older edits (everything but the last)
+        if len(entries) > 1:
+            keep: list[_Entry] = []
+            changed = False
+            for entry in list(entries)[:-1]:
+                if entry.end <= start and not (entry.end == start == entry.start and end > start):
+                    keep.append(entry)
+                elif entry.start >= end:
+                    entry.start += delta
+                    keep.append(entry)
+                else:
+                    changed = True  # overlapped: the recorded text is gone
+            if changed:
+                entries.clear()
+                entries.extend(keep)
+                if last is not None:
+                    entries.append(last)
+
+        if last is not None and start <= last.end and end >= last.start and self._merges(last, start, old, new):
+            self._merge(last, start, end, old, new, version)
+            return
+        if last is not None:
+            if last.end <= start:
+                pass
+            elif last.start >= end:
+                last.start += delta
+            else:  # overlaps but does not merge: cannot happen, be safe
+                entries.pop()
+        entries.append(_Entry(next(_SEQ), version, start, old, new))
+        while len(entries) > self.bound:
+            entries.popleft()
+
+    @staticmethod
+    def _merges(last: _Entry, start: int, old: str, new: str) -> bool:
+        """Whether a raw change touching ``last`` continues it."""
+        if (
+            not old
+            and start == last.end
+            and last.old
+            and last.new
+            and new
+            and not _is_word_char(new[0])
+            and _is_word_char(last.new[-1])
+        ):
+            # `foo`→`bar` then typing `(`: the replacement is finished
+            return False
+        return True
+
+    def _merge(self, last: _Entry, start: int, end: int, old: str, new: str, version: int) -> None:
+        ls, le = last.start, last.end
+        pre = old[: ls - start] if start < ls else ""
+        post = old[len(old) - (end - le) :] if end > le else ""
+        lo = min(ls, start)
+        current = pre + last.new + post  # text[lo:hi] before this raw change
+        combined_old = pre + last.old + post
+        combined_new = current[: start - lo] + new + current[end - lo :]
+        if combined_old == combined_new:
+            self._entries.pop()  # typed then deleted: nothing happened
+            return
+        # kept untrimmed: the span stays where the keystrokes are (trimming
+        # "count"→"t" to a deletion of "coun" would move it away from the caret)
+        last.start, last.old, last.new = lo, combined_old, combined_new
+        last.version = version
+        last.keystrokes += 1
+
+    def clear(self) -> None:
+        """Forget everything (e.g. the document was replaced wholesale)."""
+        self._entries.clear()
+        self._snapshot = None
+        self._revision += 1
+
+    # -- reading -----------------------------------------------------------
+
+    def edits(self) -> list[DeveloperEdit]:
+        """Developer edits, oldest first, in offsets of the current text."""
+        key = (self._revision, self._document.version if self._document is not None else 0)
+        if self._snapshot is not None and self._snapshot[0] == key:
+            return list(self._snapshot[1])
+        out = [self._describe(entry) for entry in self._entries]
+        self._snapshot = (key, out)
+        return list(out)
+
+    def last(self) -> DeveloperEdit | None:
+        """The most recent developer edit, or ``None``."""
+        if not self._entries:
+            return None
+        return self.edits()[-1]
+
+    def _describe(self, entry: _Entry) -> DeveloperEdit:
+        document = self._document
+        start, entry_old, entry_new = _trim(entry.start, entry.old, entry.new)
+        end = start + len(entry_new)
+        base = dict(
+            uri=self.uri,
+            seq=entry.seq,
+            version=entry.version,
+            start_cp=start,
+            old_text=entry_old,
+            new_text=entry_new,
+            keystrokes=entry.keystrokes,
+        )
+        if document is None or end > len(document.text):
+            return DeveloperEdit(**base)
+        text = document.text
+        first = document.line_of(start)
+        last_line = document.line_of(end)
+        lines_start = document.line_start(first)
+        lines_end = document.line_end(last_line)
+        if lines_end < end:  # the edit ends with a line break
+            lines_end = end
+        after = text[lines_start:lines_end]
+        before = text[lines_start:start] + entry_old + text[end:lines_end]
+
+        old_token = new_token = token_start = None
+        if all(_is_word_char(c) for c in entry_new) and all(_is_word_char(c) for c in entry_old):
+            tok_start = start
+            while tok_start > lines_start and _is_word_char(text[tok_start - 1]):
+                tok_start -= 1
+            tok_end = end
+            while tok_end < lines_end and _is_word_char(text[tok_end]):
+                tok_end += 1
+            new_tok = text[tok_start:tok_end]
+            old_tok = text[tok_start:start] + entry_old + text[end:tok_end]
+            if (not new_tok or is_identifier(new_tok)) and (not old_tok or is_identifier(old_tok)):
+                old_token, new_token, token_start = old_tok, new_tok, tok_start
+
+        return DeveloperEdit(
+            **base,
+            before_lines=before,
+            after_lines=after,
+            lines_start_cp=lines_start,
+            old_token=old_token,
+            new_token=new_token,
+            token_start_cp=token_start,
+            node_types=self._node_types(document, start, end),
+        )
+
+    def _node_types(self, document: Document, start: int, end: int) -> tuple[str, ...]:
+        syntax = self._syntax
+        if syntax is None:
+            return ()
+        try:
+            root = syntax.tree.root_node
+            node = root.named_descendant_for_byte_range(
+                document.byte_offset_at(start), document.byte_offset_at(end)
+            )
+        except Exception:  # noqa: BLE001 - context is a nicety, never fatal
+            return ()
+        types: list[str] = []
+        while node is not None and len(types) < 4:
+            types.append(node.type)
+            node = node.parent
+        return tuple(types)

@@ -1,0 +1,161 @@
+"""The one small interface every suggester implements, and what it is handed.
+
+A suggester looks at what the developer did (the edit history) and the
+current text, and proposes :class:`~nextedit.suggest.model.Candidate`\\ s
+with their evidence — or says why it is silent with a
+:class:`~nextedit.suggest.model.SilenceReason`. It does not rank against
+other suggesters, apply the client's kinds, or filter rejected suggestions:
+the engine does that (:mod:`nextedit.suggest.engine`).
+
+Rules for suggesters:
+
+- Candidates are in code-point offsets of the *current* text of their
+  ``uri`` (the request's version for the request document). ``edits`` always
+  holds the concrete change, even for ``rename`` / ``searchAndReplace``.
+- ``score`` is the suggester's own confidence in ``[0, 1]``; the ranker
+  combines it with distance, evidence count and past acceptance.
+- ``fingerprint`` names the change independently of offsets
+  (``"rename:{uri}:{old}->{new}"``, ``"repeat:{uri}:{before}->{after}"``…),
+  so a rejection survives unrelated edits elsewhere.
+- ``evidence`` says, in words, which developer edits back the candidate
+  (shown by ``--explain`` and the debug log).
+- Check ``context.cancelled()`` in long loops and return
+  ``SilenceReason.CANCELLED`` when it is set.
+- Never raise for ordinary input: the engine logs an exception and carries
+  on with the other suggesters, but it costs the suggestion.
+
+Must not know about LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from nextedit.history import DeveloperEdit, EditHistory
+from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from nextedit.text import Document
+
+__all__ = [
+    "DocumentStateView",
+    "FocusView",
+    "Proposal",
+    "SuggestContext",
+    "Suggester",
+    "WorkspaceView",
+]
+
+
+class FocusView(Protocol):
+    """What ``didFocus`` told us: cursor and visible range (cp offsets)."""
+
+    version: int
+    cursor_cp: int
+    visible_cp: tuple[int, int]
+
+
+class DocumentStateView(Protocol):
+    """One open document as the engine sees it (``session.DocumentState``)."""
+
+    document: Document
+    language: str | None  # grammar name, None = plain tokens
+    syntax: Any  # nextedit.syntax.SyntaxTree | None
+    history: EditHistory
+    focus: FocusView | None
+
+    @property
+    def uri(self) -> str: ...
+
+
+class WorkspaceView(Protocol):
+    """The open documents of one session (``session.Session`` implements it)."""
+
+    def get(self, uri: str) -> DocumentStateView | None: ...
+
+    def states(self) -> list[DocumentStateView]: ...
+
+
+Proposal = list[Candidate] | SilenceReason
+
+
+@dataclass(frozen=True)
+class SuggestContext:
+    """Everything a suggester may look at for one ``suggest`` request.
+
+    ``edits`` is the request document's history (oldest first, current-text
+    offsets); :meth:`edits_of` gives another document's, :meth:`recent_edits`
+    all documents' merged by recency.
+    """
+
+    workspace: WorkspaceView
+    request: SuggestRequest
+    state: DocumentStateView
+    kinds: SuggestionKinds
+    edits: tuple[DeveloperEdit, ...]
+    rejected: frozenset[str] = frozenset()
+    cancelled: Callable[[], bool] = field(default=lambda: False, compare=False)
+
+    # -- conveniences ------------------------------------------------------
+
+    @property
+    def uri(self) -> str:
+        return self.request.uri
+
+    @property
+    def document(self) -> Document:
+        return self.state.document
+
+    @property
+    def text(self) -> str:
+        return self.state.document.text
+
+    @property
+    def language(self) -> str | None:
+        return self.state.language
+
+    @property
+    def syntax(self) -> Any:
+        return self.state.syntax
+
+    @property
+    def cursor_cp(self) -> int:
+        return self.request.cursor_cp
+
+    @property
+    def last_edit(self) -> DeveloperEdit | None:
+        """The most recent developer edit of the request document."""
+        return self.edits[-1] if self.edits else None
+
+    def edits_of(self, uri: str) -> list[DeveloperEdit]:
+        """The history of another open document (empty when not open)."""
+        if uri == self.uri:
+            return list(self.edits)
+        state = self.workspace.get(uri)
+        return state.history.edits() if state is not None else []
+
+    def recent_edits(self, limit: int = 16) -> list[DeveloperEdit]:
+        """The newest ``limit`` edits of all open documents, newest first."""
+        merged: list[DeveloperEdit] = list(self.edits)
+        for state in self.workspace.states():
+            if state.uri != self.uri:
+                merged.extend(state.history.edits())
+        merged.sort(key=lambda e: e.seq, reverse=True)
+        return merged[:limit]
+
+    def other_states(self) -> Iterable[DocumentStateView]:
+        """The open documents other than the request's."""
+        return (s for s in self.workspace.states() if s.uri != self.uri)
+
+
+@runtime_checkable
+class Suggester(Protocol):
+    """A source of candidates. ``name`` is stable: it keys feedback and ranking."""
+
+    name: str
+
+    def propose(self, context: SuggestContext) -> Proposal:
+        """Candidates with evidence, or why there are none."""
+        ...

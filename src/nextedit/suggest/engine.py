@@ -1,0 +1,159 @@
+"""The suggestion engine: run the suggesters, filter, rank, fit the client, answer.
+
+Owns :class:`SuggestionEngine` and the registry of suggesters
+(:data:`SUGGESTERS`). One request goes:
+
+1. build a :class:`~nextedit.suggest.base.SuggestContext` (request document,
+   its history, the client's kinds, the rejected fingerprints);
+2. run every suggester, checking ``cancelled()`` between them (an exception in
+   one is logged and costs only its candidates);
+3. drop what must never be offered (:mod:`nextedit.suggest.filters`);
+4. score (:mod:`nextedit.suggest.rank`), abstain below :attr:`threshold`;
+5. fit the client's kinds: ``rename`` / ``searchAndReplace`` become ``edit``
+   when not advertised, ``jump`` is dropped when not advertised;
+6. lead with a jump when the best edit is out of view (:mod:`nextedit.suggest.jump`);
+7. return the best :attr:`max_results`, best first.
+
+Silence is an answer with a :class:`~nextedit.suggest.model.SilenceReason`.
+Must not know about LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable
+
+from nextedit.suggest import filters, jump, rank
+from nextedit.suggest.base import SuggestContext, Suggester, WorkspaceView
+from nextedit.suggest.model import (
+    Candidate,
+    SilenceReason,
+    SuggestionKinds,
+    SuggestOutcome,
+    SuggestRequest,
+)
+from nextedit.suggest.rename import RenameSuggester
+
+__all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
+
+log = logging.getLogger(__name__)
+
+# The registry: factories of the suggesters every engine runs, in order.
+# To add one: import its class here and append it (a zero-argument callable
+# returning an object with ``name`` and ``propose(context)``).
+SUGGESTERS: list[Callable[[], Suggester]] = [
+    RenameSuggester,
+]
+
+
+def default_suggesters() -> list[Suggester]:
+    return [factory() for factory in SUGGESTERS]
+
+
+class SuggestionEngine:
+    """Runs the registered suggesters for one session (see the module docstring)."""
+
+    def __init__(
+        self,
+        suggesters: Iterable[Suggester] | None = None,
+        *,
+        threshold: float = 0.5,
+        max_results: int = 3,
+    ) -> None:
+        self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
+        self.threshold = threshold
+        self.max_results = max_results
+        # suggester name -> past acceptance rate (set by the session from the feedback log)
+        self.acceptance: Callable[[str], float | None] | None = None
+
+    def suggest(
+        self,
+        workspace: WorkspaceView,
+        request: SuggestRequest,
+        kinds: SuggestionKinds,
+        rejected: set[str] | frozenset[str],
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> SuggestOutcome:
+        state = workspace.get(request.uri)
+        if state is None:
+            return SuggestOutcome((), SilenceReason.UNKNOWN_DOCUMENT)
+        rejected = frozenset(rejected)
+        context = SuggestContext(
+            workspace=workspace,
+            request=request,
+            state=state,
+            kinds=kinds,
+            edits=tuple(state.history.edits()),
+            rejected=rejected,
+            cancelled=cancelled,
+        )
+        notes: list[str] = []
+        proposed: list[Candidate] = []
+        reasons: list[SilenceReason] = []
+        for suggester in self.suggesters:
+            if cancelled():
+                return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+            try:
+                result = suggester.propose(context)
+            except Exception:  # noqa: BLE001 - one suggester must not sink the request
+                log.exception("suggester %s failed", getattr(suggester, "name", suggester))
+                notes.append(f"{getattr(suggester, 'name', '?')}: error")
+                continue
+            if isinstance(result, SilenceReason):
+                reasons.append(result)
+                notes.append(f"{suggester.name}: {result}")
+                continue
+            proposed.extend(result)
+        if cancelled():
+            return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+        if not proposed:
+            reason = SilenceReason.NO_CANDIDATES if SilenceReason.NO_CANDIDATES in reasons else SilenceReason.NO_EVIDENCE
+            return SuggestOutcome((), reason, tuple(notes))
+
+        kept: list[Candidate] = []
+        for candidate in proposed:
+            why = filters.check(candidate, context, rejected)
+            if why is not None:
+                notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered ({why})")
+                continue
+            edits = filters.clean_edits(candidate, workspace.get(candidate.uri).document.text) or ()
+            final = rank.score(candidate, context, self.acceptance)
+            kept.append(dataclasses.replace(candidate, edits=edits, score=final))
+        if not kept:
+            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
+
+        kept.sort(key=lambda c: c.score, reverse=True)
+        strong = [c for c in kept if c.score >= self.threshold]
+        if not strong:
+            notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
+            return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
+
+        fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
+        if not fitted:
+            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
+        planned = [c for c in jump.plan(fitted, context) if c.fingerprint not in rejected]
+        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+
+def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
+    """Express ``candidate`` in a kind the client advertised (``None``: cannot)."""
+    if candidate.kind == "jump":
+        return candidate if kinds.jump else None
+    if candidate.kind == "rename" and not kinds.rename:
+        return dataclasses.replace(candidate, kind="edit")
+    if candidate.kind == "searchAndReplace" and not kinds.search_and_replace:
+        return dataclasses.replace(candidate, kind="edit")
+    return candidate
+
+
+def _dedupe(candidates: Iterable[Candidate]) -> list[Candidate]:
+    seen: set[tuple] = set()
+    out: list[Candidate] = []
+    for c in candidates:
+        key = (c.uri, c.kind, c.edits, c.target_cp)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+    return out

@@ -1,0 +1,100 @@
+"""Filters: the things the engine never suggests, whatever a suggester says.
+
+Owns :func:`check` (why a candidate must go, or ``None``) and
+:func:`clean_edits` (the candidate's edits sorted, without no-ops). Never:
+
+- a candidate whose fingerprint the developer rejected (fingerprints name the
+  change, not its offsets, so a rejection survives later edits);
+- an edit outside the text, or edits that overlap each other;
+- a change that does nothing, or only changes whitespace (formatting);
+- a reversal of what the developer just did: deleting text they typed or
+  restoring text they deleted, at the same place.
+
+Must not know about LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nextedit.history import DeveloperEdit
+from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.model import Candidate, TextEditCp
+
+__all__ = ["check", "clean_edits", "is_reversal", "REJECTED", "OUTSIDE", "NO_OP", "WHITESPACE", "REVERSAL"]
+
+REJECTED = "rejected"
+OUTSIDE = "outside-text"
+NO_OP = "no-op"
+WHITESPACE = "whitespace-only"
+REVERSAL = "reversal"
+
+_WS = re.compile(r"\s+")
+# how many recent developer edits a reversal is checked against
+_REVERSAL_LOOKBACK = 16
+
+
+def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | None:
+    """The edits sorted by offset, no-ops dropped; ``None`` when out of range or overlapping."""
+    edits = sorted(candidate.edits, key=lambda e: (e.start_cp, e.end_cp))
+    out: list[TextEditCp] = []
+    prev_end = -1
+    for edit in edits:
+        if edit.start_cp < 0 or edit.end_cp > len(text) or edit.start_cp > edit.end_cp:
+            return None
+        if edit.start_cp < prev_end:
+            return None
+        prev_end = edit.end_cp
+        if text[edit.start_cp : edit.end_cp] == edit.new_text:
+            continue
+        out.append(edit)
+    return tuple(out)
+
+
+def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> str | None:
+    """Why ``candidate`` must not be offered, or ``None`` when it may."""
+    if candidate.fingerprint and candidate.fingerprint in rejected:
+        return REJECTED
+    state = context.workspace.get(candidate.uri)
+    if state is None:
+        return OUTSIDE
+    text = state.document.text
+    if candidate.kind == "jump":
+        target = candidate.target_cp
+        return OUTSIDE if target is None or not 0 <= target <= len(text) else None
+    edits = clean_edits(candidate, text)
+    if edits is None:
+        return OUTSIDE
+    if not edits:
+        return NO_OP
+    if all(_whitespace_only(text[e.start_cp : e.end_cp], e.new_text) for e in edits):
+        return WHITESPACE
+    history = context.edits_of(candidate.uri)[-_REVERSAL_LOOKBACK:]
+    if any(is_reversal(edit, text, history) for edit in edits):
+        return REVERSAL
+    return None
+
+
+def _whitespace_only(old: str, new: str) -> bool:
+    return _WS.sub("", old) == _WS.sub("", new)
+
+
+def is_reversal(edit: TextEditCp, text: str, history: Sequence[DeveloperEdit]) -> bool:
+    """Whether ``edit`` deletes text a recent developer edit typed, or restores
+    text it deleted, at the same place."""
+    for dev in history:
+        d_start, d_end = dev.start_cp, dev.new_end_cp
+        # deletes typed text: typed characters inside the replaced range vanish
+        lo, hi = max(edit.start_cp, d_start), min(edit.end_cp, d_end)
+        if lo < hi:
+            typed = text[lo:hi]
+            if typed.strip() and typed not in edit.new_text:
+                return True
+        # restores deleted text at the same place
+        deleted = dev.old_text.strip()
+        if deleted and edit.start_cp <= d_end and edit.end_cp >= d_start:
+            replaced = text[edit.start_cp : edit.end_cp]
+            if deleted in edit.new_text and deleted not in replaced:
+                return True
+    return False

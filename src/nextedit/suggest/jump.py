@@ -1,0 +1,67 @@
+"""Jumps: lead the developer to a predicted edit they cannot see.
+
+Owns :func:`plan`. When the best candidate is an ``edit`` whose every change
+lies outside the visible range (from ``didFocus``) or more than
+:data:`FAR_LINES` lines from the cursor, or in another document, and the
+client advertised ``jump``, the answer becomes ``[jump to it, the edit]``.
+A rename or search-and-replace applies wholesale and needs no jump.
+
+Must not know about LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.model import Candidate
+
+__all__ = ["FAR_LINES", "plan", "needs_jump"]
+
+FAR_LINES = 30
+
+
+def needs_jump(candidate: Candidate, context: SuggestContext) -> bool:
+    """Whether the developer would not see ``candidate`` where they are."""
+    if candidate.kind != "edit" or not candidate.edits:
+        return False
+    if candidate.uri != context.uri:
+        return True
+    document = context.document
+    focus = context.state.focus
+    visible = None
+    if focus is not None and focus.version == document.version:
+        visible = focus.visible_cp
+    cursor_line = document.line_of(context.cursor_cp)
+    for edit in candidate.edits:
+        if visible is not None:
+            if visible[0] <= edit.start_cp <= visible[1]:
+                return False
+        elif abs(document.line_of(edit.start_cp) - cursor_line) <= FAR_LINES:
+            return False
+    if visible is None:
+        return True
+    # outside the visible range; still no jump when right next to the cursor
+    return all(abs(document.line_of(e.start_cp) - cursor_line) > 0 for e in candidate.edits)
+
+
+def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate]:
+    """Put a jump before the best candidate when it needs one (``jump`` advertised)."""
+    if not candidates or not context.kinds.jump:
+        return candidates
+    best = candidates[0]
+    if not needs_jump(best, context):
+        return candidates
+    if best.uri == context.uri:
+        target = min(best.edits, key=lambda e: abs(e.start_cp - context.cursor_cp)).start_cp
+    else:
+        target = best.edits[0].start_cp
+    jump = Candidate(
+        kind="jump",
+        uri=best.uri,
+        edits=(),
+        score=best.score,
+        suggester=best.suggester,
+        evidence=best.evidence + ("the edit is out of view",),
+        fingerprint=f"jump:{best.fingerprint}",
+        target_cp=target,
+    )
+    return [jump, *candidates]

@@ -1,0 +1,97 @@
+"""Shared helpers for engine-level tests: drive a real ``Session`` and apply its answers.
+
+Fixtures are plain source text with one marked site ``⟦old⟧``: the test
+replaces the marked identifier with a new one through ``did_change`` (as an
+editor would send it), asks for suggestions with the cursor at the end of the
+new identifier, and applies what came back.
+"""
+
+from __future__ import annotations
+
+from nextedit.session import PlacedSuggestion, Session
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
+
+MARK_OPEN, MARK_CLOSE = "⟦", "⟧"
+
+
+def split_marked(fixture: str) -> tuple[str, int, str]:
+    """``(text, start_cp, old)`` of a fixture with one ``⟦old⟧`` site."""
+    start = fixture.index(MARK_OPEN)
+    end = fixture.index(MARK_CLOSE)
+    old = fixture[start + 1 : end]
+    return fixture[:start] + old + fixture[end + 1 :], start, old
+
+
+def position(text: str, cp: int, enc: PositionEncoding = PositionEncoding.UTF16) -> Position:
+    return Document("x", "", 0, text).position_at(cp, enc)
+
+
+def apply_suggestion(session: Session, suggestion: PlacedSuggestion) -> str:
+    """The text of ``suggestion.uri`` after applying the suggestion's edits (via did_change)."""
+    state = session.documents[suggestion.uri]
+    changes = [TextChange(e.range, e.new_text) for e in sorted(
+        suggestion.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+    )]
+    session.did_change(suggestion.uri, state.document.version + 1, changes)
+    return state.document.text
+
+
+def apply_edits_to(text: str, suggestion: PlacedSuggestion, enc: PositionEncoding) -> str:
+    """Apply ``suggestion.edits`` to ``text`` without touching the session."""
+    doc = Document("x", "", 0, text)
+    spans = sorted(((doc.offset_at(e.range.start, enc), doc.offset_at(e.range.end, enc), e.new_text) for e in suggestion.edits), reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+class Editor:
+    """A tiny scripted editor over one Session."""
+
+    def __init__(
+        self,
+        kinds: SuggestionKinds = SuggestionKinds(),
+        encoding: PositionEncoding = PositionEncoding.UTF16,
+    ) -> None:
+        self.session = Session("test", encoding=encoding, kinds=kinds)
+        self.encoding = encoding
+
+    def open(self, uri: str, language_id: str, text: str) -> None:
+        self.session.did_open(uri, language_id, 1, text)
+
+    def text(self, uri: str) -> str:
+        return self.session.documents[uri].document.text
+
+    def replace(self, uri: str, start_cp: int, end_cp: int, new_text: str) -> int:
+        """Replace a cp range (sent in the session encoding); returns the cursor cp after it."""
+        doc = self.session.documents[uri].document
+        rng = Range(doc.position_at(start_cp, self.encoding), doc.position_at(end_cp, self.encoding))
+        version = doc.version + 1
+        assert self.session.did_change(uri, version, [TextChange(rng, new_text)])
+        return start_cp + len(new_text)
+
+    def type(self, uri: str, at_cp: int, chars: str) -> int:
+        """Type ``chars`` one keystroke at a time at ``at_cp``."""
+        for ch in chars:
+            at_cp = self.replace(uri, at_cp, at_cp, ch)
+        return at_cp
+
+    def backspace(self, uri: str, at_cp: int, count: int) -> int:
+        for _ in range(count):
+            at_cp = self.replace(uri, at_cp - 1, at_cp, "")
+        return at_cp
+
+    def suggest(self, uri: str, cursor_cp: int, **kwargs) -> list[PlacedSuggestion]:
+        doc = self.session.documents[uri].document
+        return self.session.suggest(uri, doc.version, doc.position_at(cursor_cp, self.encoding), **kwargs)
+
+    def accept_first(self, uri: str, cursor_cp: int) -> str | None:
+        out = self.suggest(uri, cursor_cp)
+        if not out:
+            return None
+        self.session.accept(out[0].id)
+        return apply_suggestion(self.session, out[0])
+
+    def rename_at(self, uri: str, fixture_start: int, old: str, new: str) -> int:
+        return self.replace(uri, fixture_start, fixture_start + len(old), new)

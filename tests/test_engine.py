@@ -1,0 +1,189 @@
+"""The engine: registry, kinds, filters, ranking, jumps, cancellation, silence."""
+
+from __future__ import annotations
+
+from nextedit.session import Session
+from nextedit.suggest import filters
+from nextedit.suggest.base import SuggestContext, Suggester
+from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
+from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
+from nextedit.suggest.rename import RenameSuggester
+from nextedit.text import Position, PositionEncoding, Range
+from tests.nes_helpers import Editor, apply_edits_to
+
+URI = "file:///w/a.py"
+
+
+class Fixed:
+    """A suggester that proposes whatever it is given (offsets in the request doc)."""
+
+    def __init__(self, name: str, candidates: list[Candidate] | SilenceReason) -> None:
+        self.name = name
+        self.candidates = candidates
+        self.calls = 0
+
+    def propose(self, context: SuggestContext):
+        self.calls += 1
+        return self.candidates
+
+
+def candidate(edits, *, kind="edit", score=0.9, fingerprint="fixed:1", uri=URI, **extra) -> Candidate:
+    return Candidate(
+        kind=kind,
+        uri=uri,
+        edits=tuple(TextEditCp(*e) for e in edits),
+        score=score,
+        suggester="fixed",
+        evidence=("test",),
+        fingerprint=fingerprint,
+        **extra,
+    )
+
+
+def session_with(text: str, suggesters: list[Suggester], kinds=SuggestionKinds()) -> Session:
+    session = Session("t", kinds=kinds, engine=SuggestionEngine(suggesters))
+    session.did_open(URI, "python", 1, text)
+    return session
+
+
+def ask(session: Session, cursor: Position = Position(0, 0)):
+    return session.suggest(URI, session.documents[URI].document.version, cursor)
+
+
+def test_registry_holds_rename_and_default_engine_runs_it():
+    assert RenameSuggester in SUGGESTERS
+    assert any(s.name == "rename" for s in SuggestionEngine().suggesters)
+    assert isinstance(RenameSuggester(), Suggester)
+
+
+def test_best_first_and_at_most_three():
+    text = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    cands = [candidate([(i * 6 + 4, i * 6 + 5, "9")], score=0.6 + i * 0.1, fingerprint=f"f{i}") for i in range(4)]
+    out = ask(session_with(text, [Fixed("fixed", cands)]))
+    assert [s.fingerprint for s in out] == ["f3", "f2", "f1"]
+
+
+def test_below_threshold_is_silence():
+    engine = SuggestionEngine([Fixed("fixed", [candidate([(4, 5, "9")], score=0.2)])])
+    session = Session("t", engine=engine)
+    session.did_open(URI, "python", 1, "a = 1\n")
+    state = session.get(URI)
+    from nextedit.suggest.model import SuggestRequest
+
+    outcome = engine.suggest(session, SuggestRequest(URI, 1, 0), SuggestionKinds(), set())
+    assert outcome.candidates == () and outcome.reason is SilenceReason.BELOW_THRESHOLD
+    assert state is not None
+
+
+def test_filters_drop_rejected_whitespace_noop_outside_and_overlap():
+    text = "a = 1\n"
+    cases = {
+        "rejected": candidate([(4, 5, "2")], fingerprint="gone"),
+        "whitespace": candidate([(1, 2, "   ")], fingerprint="ws"),
+        "noop": candidate([(4, 5, "1")], fingerprint="noop"),
+        "outside": candidate([(4, 99, "2")], fingerprint="out"),
+        "overlap": candidate([(0, 3, "x"), (2, 5, "y")], fingerprint="ov"),
+    }
+    session = session_with(text, [Fixed("fixed", list(cases.values()))])
+    session._rejected.add("gone")
+    assert ask(session) == []
+
+
+def test_reversal_of_typed_text_is_filtered():
+    editor = Editor()
+    editor.open(URI, "python", "x = 1\n")
+    editor.type(URI, 5, " + total")
+    text = editor.text(URI)
+    # deleting what was just typed, or restoring the deleted text, is a reversal
+    history = editor.session.documents[URI].history.edits()
+    assert filters.is_reversal(TextEditCp(5, len(text) - 1, ""), text, history)
+    assert not filters.is_reversal(TextEditCp(0, 1, "y"), text, history)
+    editor.replace(URI, 0, 1, "value")
+    text = editor.text(URI)
+    history = editor.session.documents[URI].history.edits()
+    assert filters.is_reversal(TextEditCp(0, 5, "x"), text, history)
+
+
+def test_kinds_rename_and_search_and_replace_fall_back_to_edit_jump_dropped():
+    none = SuggestionKinds()
+    rename = candidate([(0, 1, "b")], kind="rename", new_name="b", target_cp=0)
+    snr = candidate([(0, 1, "b")], kind="searchAndReplace", search="a", replace="b")
+    jump = candidate([], kind="jump", target_cp=0)
+    assert fit_kinds(rename, none).kind == "edit"
+    assert fit_kinds(snr, none).kind == "edit"
+    assert fit_kinds(jump, none) is None
+    every = SuggestionKinds(jump=True, rename=True, search_and_replace=True)
+    assert fit_kinds(rename, every).kind == "rename"
+    assert fit_kinds(snr, every).kind == "searchAndReplace"
+    assert fit_kinds(jump, every).kind == "jump"
+
+
+def test_far_edit_gets_a_jump_first_when_advertised():
+    text = "".join(f"line{i} = {i}\n" for i in range(100))
+    far = text.index("line90 = 90") + len("line90 = ")
+    cand = candidate([(far, far + 2, "91")], fingerprint="far")
+    with_jump = ask(session_with(text, [Fixed("fixed", [cand])], SuggestionKinds(jump=True)))
+    assert [s.kind for s in with_jump] == ["jump", "edit"]
+    assert with_jump[0].position.line == 90
+    without = ask(session_with(text, [Fixed("fixed", [cand])]))
+    assert [s.kind for s in without] == ["edit"]
+
+
+def test_edit_outside_the_visible_range_gets_a_jump():
+    text = "".join(f"v{i} = {i}\n" for i in range(20))
+    target = text.index("v15 = 15") + len("v15 = ")
+    session = session_with(text, [Fixed("fixed", [candidate([(target, target + 2, "16")])])], SuggestionKinds(jump=True))
+    session.did_focus(URI, 1, Position(0, 0), Range(Position(0, 0), Position(10, 0)))
+    assert [s.kind for s in ask(session)] == ["jump", "edit"]
+    session.did_focus(URI, 1, Position(0, 0), Range(Position(5, 0), Position(19, 0)))
+    assert [s.kind for s in ask(session)] == ["edit"]
+
+
+def test_cancelled_request_is_silent_and_stops_early():
+    first = Fixed("first", [candidate([(0, 1, "b")])])
+    second = Fixed("second", [candidate([(0, 1, "c")])])
+    session = session_with("a\n", [first, second])
+    calls = iter([False, True, True, True])
+    out = session.suggest(URI, 1, Position(0, 0), cancelled=lambda: next(calls, True))
+    assert out == []
+    assert second.calls == 0
+
+
+def test_a_failing_suggester_does_not_sink_the_others():
+    class Boom:
+        name = "boom"
+
+        def propose(self, context):
+            raise RuntimeError("boom")
+
+    out = ask(session_with("a = 1\n", [Boom(), Fixed("fixed", [candidate([(4, 5, "2")])])]))
+    assert [s.suggester for s in out] == ["fixed"]
+
+
+def test_acceptance_rate_moves_the_ranking():
+    text = "a = 1\nb = 2\n"
+    good = Candidate("edit", URI, (TextEditCp(4, 5, "7"),), 0.8, "liked", ("x",), "liked:1")
+    bad = Candidate("edit", URI, (TextEditCp(10, 11, "8"),), 0.8, "disliked", ("x",), "disliked:1")
+    engine = SuggestionEngine([Fixed("s", [bad, good])])
+    engine.acceptance = lambda name: {"liked": 0.9, "disliked": 0.1}.get(name)
+    session = Session("t", engine=engine)
+    session.did_open(URI, "python", 1, text)
+    out = session.suggest(URI, 1, Position(0, 0))
+    assert [s.suggester for s in out] == ["liked", "disliked"]
+
+
+def test_silence_without_history():
+    session = Session("t")
+    session.did_open(URI, "python", 1, "def f(x):\n    return x\n")
+    assert session.suggest(URI, 1, Position(0, 0)) == []
+
+
+def test_rename_end_to_end_utf8_session_with_rename_kind():
+    editor = Editor(SuggestionKinds(rename=True, jump=True), PositionEncoding.UTF8)
+    text = "def f(größe):\n    return größe * größe  # größe\n"
+    editor.open(URI, "python", text)
+    cursor = editor.rename_at(URI, text.index("größe"), "größe", "size")
+    out = editor.suggest(URI, cursor)
+    assert out[0].kind == "rename" and out[0].new_name == "size"
+    result = apply_edits_to(editor.text(URI), out[0], PositionEncoding.UTF8)
+    assert result == "def f(size):\n    return size * size  # größe\n"

@@ -1,0 +1,365 @@
+"""Rename propagation, driven through a real Session.
+
+Fixture notation: ``⟦old⟧`` is the site the developer renames; ``‹old›`` marks
+each occurrence the suggestion must rename; every other occurrence of the
+name must stay as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.text import PositionEncoding
+from tests.nes_helpers import Editor, apply_edits_to, apply_suggestion
+
+_EXPECTED = re.compile(r"‹([^›]*)›")
+
+
+def parse_fixture(fixture: str) -> tuple[str, int, str, list[int]]:
+    """``(text, site_cp, old, expected_cps)`` with the markers removed."""
+    text = ""
+    site = -1
+    old = ""
+    expected: list[int] = []
+    i = 0
+    while i < len(fixture):
+        ch = fixture[i]
+        if ch == "⟦":
+            end = fixture.index("⟧", i)
+            site, old = len(text), fixture[i + 1 : end]
+            text += old
+            i = end + 1
+        elif ch == "‹":
+            end = fixture.index("›", i)
+            expected.append(len(text))
+            text += fixture[i + 1 : end]
+            i = end + 1
+        else:
+            text += ch
+            i += 1
+    return text, site, old, expected
+
+
+def expected_text(text: str, site: int, old: str, new: str, occurrences: list[int]) -> str:
+    for cp in sorted([site, *occurrences], reverse=True):
+        assert text[cp : cp + len(old)] == old
+        text = text[:cp] + new + text[cp + len(old) :]
+    return text
+
+
+def check(
+    language_id: str,
+    uri: str,
+    fixture: str,
+    new: str,
+    *,
+    kinds: SuggestionKinds = SuggestionKinds(),
+    encoding: PositionEncoding = PositionEncoding.UTF16,
+    keystrokes: bool = False,
+):
+    text, site, old, occurrences = parse_fixture(fixture)
+    editor = Editor(kinds, encoding)
+    editor.open(uri, language_id, text)
+    if keystrokes:  # select the name, type the new one char by char
+        cursor = editor.replace(uri, site, site + len(old), new[0])
+        cursor = editor.type(uri, cursor, new[1:])
+    else:
+        cursor = editor.rename_at(uri, site, old, new)
+    suggestions = editor.suggest(uri, cursor)
+    if not occurrences:
+        assert suggestions == [], [s.to_record() for s in suggestions]
+        return editor, None
+    assert suggestions, "expected a rename suggestion"
+    first = suggestions[0]
+    assert first.suggester == "rename"
+    assert first.kind == ("rename" if kinds.rename else "edit")
+    result = apply_edits_to(editor.text(uri), first, encoding)
+    assert result == expected_text(text, site, old, new, occurrences)
+    return editor, first
+
+
+PYTHON = '''\
+import os
+
+
+def total(items):
+    ⟦count⟧ = 0
+    for item in items:
+        ‹count› += item  # count the items
+    print("count", f"{‹count›}")
+    return ‹count›
+
+
+def other():
+    count = 5
+    return count
+'''
+
+TYPESCRIPT = '''\
+export function total(items: number[]): number {
+  let ‹count› = 0;
+  for (const item of items) {
+    ‹count› += item; // count
+  }
+  return ⟦count⟧;
+}
+
+function other(): string {
+  const count = "count";
+  return count;
+}
+'''
+
+RUST = '''\
+fn total(items: &[i32]) -> i32 {
+    let mut ⟦count⟧ = 0;
+    for item in items {
+        ‹count› += item; // count
+    }
+    println!("count");
+    ‹count›
+}
+
+fn other() -> i32 {
+    let count = 3;
+    count
+}
+'''
+
+GO = '''\
+package main
+
+func total(items []int) int {
+	‹count› := 0
+	for _, item := range items {
+		⟦count⟧ += item // count
+	}
+	return ‹count›
+}
+
+func other() string {
+	count := "count"
+	return count
+}
+'''
+
+JAVA = '''\
+class Totals {
+    static int total(int[] items) {
+        int ⟦count⟧ = 0;
+        for (int item : items) {
+            ‹count› += item; // count
+        }
+        return ‹count›;
+    }
+
+    static String other() {
+        String count = "count";
+        return count;
+    }
+}
+'''
+
+CASES = [
+    ("python", "file:///w/totals.py", PYTHON),
+    ("typescript", "file:///w/totals.ts", TYPESCRIPT),
+    ("rust", "file:///w/totals.rs", RUST),
+    ("go", "file:///w/totals.go", GO),
+    ("java", "file:///w/Totals.java", JAVA),
+]
+
+
+@pytest.mark.parametrize(("language_id", "uri", "fixture"), CASES, ids=[c[0] for c in CASES])
+def test_rename_local_binding_as_edit(language_id, uri, fixture):
+    check(language_id, uri, fixture, "tally")
+
+
+@pytest.mark.parametrize(("language_id", "uri", "fixture"), CASES, ids=[c[0] for c in CASES])
+def test_rename_kind_when_advertised(language_id, uri, fixture):
+    _, first = check(language_id, uri, fixture, "tally", kinds=SuggestionKinds(rename=True))
+    assert first.new_name == "tally"
+    assert first.position is not None
+
+
+@pytest.mark.parametrize(("language_id", "uri", "fixture"), CASES, ids=[c[0] for c in CASES])
+def test_rename_typed_keystroke_by_keystroke(language_id, uri, fixture):
+    check(language_id, uri, fixture, "tally", keystrokes=True)
+
+
+@pytest.mark.parametrize("encoding", list(PositionEncoding))
+def test_rename_with_astral_text_in_every_encoding(encoding):
+    fixture = '''\
+def greet(⟦name⟧):
+    banner = "😀 héllo 世界"; print(banner, ‹name›)  # 😀 name
+    return "😀" + ‹name›
+'''
+    check("python", "file:///w/greet.py", fixture, "who", encoding=encoding)
+
+
+def test_rename_function_from_a_use_site():
+    fixture = '''\
+def ‹load›(path):
+    return open(path).read()
+
+
+def main():
+    data = ⟦load⟧("a.txt")
+    more = ‹load›("b.txt")
+    return data + more  # load twice
+'''
+    check("python", "file:///w/io.py", fixture, "read_file")
+
+
+def test_rename_a_method_attribute():
+    fixture = '''\
+class Box:
+    def __init__(self):
+        self.⟦size⟧ = 0
+
+    def grow(self):
+        self.‹size› += 1
+        return self.‹size›
+'''
+    check("python", "file:///w/box.py", fixture, "volume")
+
+
+def test_mid_word_backspacing_is_silent():
+    text = "def f(counter):\n    return counter + counter\n"
+    editor = Editor()
+    uri = "file:///w/m.py"
+    editor.open(uri, "python", text)
+    cursor = editor.backspace(uri, text.index("counter") + len("counter"), 2)  # "count"
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_identifier_typed_from_scratch_is_silent():
+    text = "def f(x):\n    return x\n"
+    editor = Editor()
+    uri = "file:///w/s.py"
+    editor.open(uri, "python", text)
+    at = text.index("return x") + len("return x")
+    cursor = editor.type(uri, at, " + total")
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_repointing_a_use_at_another_existing_name_is_not_a_rename():
+    fixture = '''\
+def f(a, b):
+    x = ⟦a⟧ + 1
+    return a * b
+'''
+    check("python", "file:///w/r.py", fixture.replace("⟦a⟧", "⟦a⟧"), "b")
+
+
+def test_keyword_is_not_a_name():
+    fixture = "def f(⟦x⟧):\n    return x\n"
+    text = fixture.replace("⟦", "").replace("⟧", "")
+    editor = Editor()
+    uri = "file:///w/k.py"
+    editor.open(uri, "python", text)
+    site = text.index("x")
+    cursor = editor.rename_at(uri, site, "x", "def")
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_nothing_once_all_occurrences_match():
+    editor, first = check("python", "file:///w/totals.py", PYTHON, "tally")
+    apply_suggestion(editor.session, first)
+    uri = "file:///w/totals.py"
+    text = editor.text(uri)
+    assert "tally = 0" in text and "count the items" in text
+    assert editor.suggest(uri, text.index("tally")) == []
+
+
+def test_rejected_rename_is_not_offered_again():
+    uri = "file:///w/totals.py"
+    editor, first = check("python", uri, PYTHON, "tally")
+    editor.session.reject(first.id, "rejected")
+    assert editor.suggest(uri, 0) == []
+    # an unrelated edit elsewhere does not revive it
+    editor.replace(uri, 0, 0, "# header\n")
+    assert editor.suggest(uri, 0) == []
+
+
+def test_never_rename_back():
+    uri = "file:///w/totals.py"
+    editor, first = check("python", uri, PYTHON, "tally")
+    apply_suggestion(editor.session, first)
+    text = editor.text(uri)
+    # the developer now changes one use back to the old name
+    at = text.index("return tally") + len("return ")
+    cursor = editor.replace(uri, at, at + len("tally"), "count")
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_undoing_the_rename_leaves_nothing():
+    text, site, old, _ = parse_fixture(PYTHON)
+    uri = "file:///w/totals.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    editor.rename_at(uri, site, old, "tally")
+    cursor = editor.replace(uri, site, site + len("tally"), old)
+    assert editor.text(uri) == text
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_other_scope_same_name_untouched_when_renaming_there():
+    fixture = '''\
+def total(items):
+    count = 0
+    for item in items:
+        count += item
+    return count
+
+
+def other():
+    ⟦count⟧ = 5
+    return ‹count›
+'''
+    check("python", "file:///w/o.py", fixture, "five")
+
+
+def test_plain_text_language_uses_tokens():
+    fixture = "set ⟦width⟧ 10\nputs ‹width›\n# width in a comment\n"
+    text, site, old, _ = parse_fixture(fixture)
+    editor = Editor()
+    uri = "file:///w/conf.unknownlang"
+    editor.open(uri, "plaintext", text)
+    cursor = editor.rename_at(uri, site, old, "height")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename"
+    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    assert "puts height" in result
+    assert "# width in a comment" in result
+
+
+def test_whole_line_hunk_renaming_several_sites():
+    text = "def f(value):\n    a = value + value\n    return value\n"
+    uri = "file:///w/h.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    # a hunk rewrites the first two lines
+    end = text.index("    return")
+    editor.replace(uri, 0, end, "def f(amount):\n    a = amount + amount\n")
+    out = editor.suggest(uri, end)
+    assert out
+    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    assert result == "def f(amount):\n    a = amount + amount\n    return amount\n"
+
+
+def test_cross_file_rename_of_a_top_level_function():
+    lib = "def fetch(url):\n    return url\n"
+    app = "from lib import fetch\n\n\ndef main():\n    return fetch('x')  # fetch\n\n\ndef local():\n    fetch = 1\n    return fetch\n"
+    editor = Editor()
+    editor.open("file:///w/lib.py", "python", lib)
+    editor.open("file:///w/app.py", "python", app)
+    site = lib.index("fetch")
+    cursor = editor.rename_at("file:///w/lib.py", site, "fetch", "download")
+    out = editor.suggest("file:///w/lib.py", cursor)
+    cross = [s for s in out if s.uri == "file:///w/app.py"]
+    assert cross, [s.to_record() for s in out]
+    result = apply_edits_to(app, cross[0], PositionEncoding.UTF16)
+    assert result == app.replace("import fetch", "import download").replace("return fetch('x')", "return download('x')")

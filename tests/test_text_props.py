@@ -1,0 +1,222 @@
+"""Property tests of the text layer against a naïve reference implementation.
+
+The reference recomputes everything from the full text on every call (line
+starts by LSP rules, columns by walking characters, bytes by encoding the
+prefix), so it is obviously right and independent of ``Document``'s lazy line
+index and fast paths.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from nextedit.text import AppliedEdit, Document, Position, PositionEncoding, Range, TextChange
+
+ENCODINGS = list(PositionEncoding)
+
+# characters that stress every path: ASCII, accents, CJK, astral emoji, line ends
+_ALPHABET = st.sampled_from(
+    list("ab xyz_(){};") + ["é", "ß", "ñ", "世", "界", "語", "😀", "🎉", "𝔘", "\n", "\r\n", "\r", "\t"]
+)
+texts = st.lists(_ALPHABET, max_size=40).map("".join)
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+# -- the reference ------------------------------------------------------------------
+
+
+def ref_lines(text: str) -> list[tuple[int, int]]:
+    """``(start_cp, end_cp_without_terminator)`` of every line, LSP rules."""
+    out = []
+    pos = 0
+    for m in _LINE_BREAK.finditer(text):
+        out.append((pos, m.start()))
+        pos = m.end()
+    out.append((pos, len(text)))
+    return out
+
+
+def units(ch: str, enc: PositionEncoding) -> int:
+    if enc is PositionEncoding.UTF32:
+        return 1
+    if enc is PositionEncoding.UTF16:
+        return len(ch.encode("utf-16-le")) // 2
+    return len(ch.encode("utf-8"))
+
+
+def ref_offset_at(text: str, pos: Position, enc: PositionEncoding) -> int:
+    lines = ref_lines(text)
+    if pos.line < 0:
+        return 0
+    if pos.line >= len(lines):
+        return len(text)
+    start, end = lines[pos.line]
+    col = 0
+    cp = start
+    while cp < end:
+        width = units(text[cp], enc)
+        if col + width > pos.character:
+            break  # inside (or at the start of) this character: snap to its start
+        col += width
+        cp += 1
+    return cp
+
+
+def ref_position_at(text: str, cp: int, enc: PositionEncoding) -> Position:
+    lines = ref_lines(text)
+    for number, (start, end) in enumerate(lines):
+        next_start = lines[number + 1][0] if number + 1 < len(lines) else len(text) + 1
+        if start <= cp < next_start:
+            cp = min(cp, end)
+            return Position(number, sum(units(c, enc) for c in text[start:cp]))
+    raise AssertionError("offset out of range")
+
+
+def ref_point(text: str, cp: int) -> tuple[int, int]:
+    """tree-sitter point: rows count only ``\\n``, columns in bytes."""
+    prefix = text[:cp].encode("utf-8")
+    row = prefix.count(b"\n")
+    return row, len(prefix) - (prefix.rfind(b"\n") + 1)
+
+
+def valid_offsets(text: str) -> list[int]:
+    """Offsets that are real positions: not between ``\\r`` and ``\\n``."""
+    return [i for i in range(len(text) + 1) if not (0 < i < len(text) and text[i - 1] == "\r" and text[i] == "\n")]
+
+
+# -- conversions ---------------------------------------------------------------------
+
+
+@given(texts, st.sampled_from(ENCODINGS), st.data())
+def test_position_then_offset_round_trips(text, enc, data):
+    doc = Document("u", "plaintext", 1, text)
+    cp = data.draw(st.sampled_from(valid_offsets(text)))
+    position = doc.position_at(cp, enc)
+    assert position == ref_position_at(text, cp, enc)
+    assert doc.offset_at(position, enc) == cp
+
+
+@given(texts, st.sampled_from(ENCODINGS), st.integers(-2, 12), st.integers(-2, 60))
+def test_offset_at_matches_reference_clamps_and_snaps(text, enc, line, character):
+    doc = Document("u", "plaintext", 1, text)
+    position = Position(line, character)
+    assert doc.offset_at(position, enc) == ref_offset_at(text, position, enc)
+
+
+@given(st.sampled_from(ENCODINGS))
+def test_mid_character_columns_snap_to_the_character_start(enc):
+    doc = Document("u", "plaintext", 1, "a😀b\né世")
+    for inside in range(1, 1 + units("😀", enc)):
+        assert doc.offset_at(Position(0, inside), enc) == 1  # the emoji's start
+    assert doc.offset_at(Position(0, 99), enc) == 3  # clamps to the line end, not into the next line
+    inside_cjk = units("é", enc) + units("世", enc) - 1
+    assert doc.offset_at(Position(1, inside_cjk), enc) == 5
+    assert doc.offset_at(Position(7, 0), enc) == len(doc.text)  # a line past the end clamps
+
+
+@given(st.sampled_from(ENCODINGS))
+def test_offset_inside_crlf_reports_the_line_end(enc):
+    doc = Document("u", "plaintext", 1, "ab\r\ncd")
+    assert doc.position_at(3, enc) == Position(0, 2)
+    assert doc.position_at(4, enc) == Position(1, 0)
+
+
+@given(texts, st.data())
+def test_byte_and_point_conversions_match_reference(text, data):
+    doc = Document("u", "plaintext", 1, text)
+    cp = data.draw(st.integers(0, len(text)))
+    assert doc.byte_offset_at(cp) == len(text[:cp].encode("utf-8"))
+    assert doc.cp_offset_at_byte(len(text[:cp].encode("utf-8"))) == cp
+    assert doc.point_at(cp) == ref_point(text, cp)
+    assert doc.source_bytes == text.encode("utf-8")
+
+
+@given(texts)
+def test_line_count_and_line_text(text):
+    doc = Document("u", "plaintext", 1, text)
+    lines = ref_lines(text)
+    assert doc.line_count == len(lines)
+    for number, (start, end) in enumerate(lines):
+        assert doc.line_text(number) == text[start:end]
+
+
+# -- changes ------------------------------------------------------------------------------
+
+
+@st.composite
+def change_scripts(draw):
+    """A starting text and a list of batches of (line, char, line, char, new_text) changes."""
+    text = draw(texts)
+    batches = draw(st.lists(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 12), st.integers(0, 6), st.integers(0, 12), texts), min_size=1, max_size=3), min_size=1, max_size=5))
+    enc = draw(st.sampled_from(ENCODINGS))
+    full = draw(st.booleans())
+    return text, batches, enc, full
+
+
+def ref_apply(text: str, change: tuple, enc: PositionEncoding) -> tuple[str, int, int]:
+    l1, c1, l2, c2, new = change
+    a = ref_offset_at(text, Position(l1, c1), enc)
+    b = ref_offset_at(text, Position(l2, c2), enc)
+    start, end = min(a, b), max(a, b)
+    return text[:start] + new + text[end:], start, end
+
+
+@settings(max_examples=300)
+@given(change_scripts())
+def test_incremental_changes_equal_full_replacement(script):
+    text, batches, enc, full = script
+    doc = Document("u", "plaintext", 1, text)
+    reference = text
+    version = 1
+    for batch in batches:
+        changes = []
+        expected_edits = []
+        for change in batch:
+            l1, c1, l2, c2, new = change
+            if full and len(changes) == 0 and l1 == 0 and c1 == 0:
+                changes.append(TextChange(None, new))
+                old_reference = reference
+                reference = new
+                expected_edits.append((0, len(old_reference), old_reference, new, old_reference))
+                continue
+            changes.append(TextChange(Range(Position(l1, c1), Position(l2, c2)), new))
+            before = reference
+            reference, start, end = ref_apply(reference, change, enc)
+            expected_edits.append((start, end, before[start:end], new, before))
+        version += 1
+        applied = doc.apply_changes(changes, version, enc)
+        assert doc.text == reference
+        assert doc.version == version
+        assert doc.source_bytes == reference.encode("utf-8")
+        assert len(applied) == len(expected_edits)
+        for edit, (start, end, old_text, new, before) in zip(applied, expected_edits):
+            check_applied(edit, start, end, old_text, new, before)
+        # the lazily rebuilt line index agrees with a fresh document
+        fresh = Document("u", "plaintext", version, reference)
+        for cp in valid_offsets(reference):
+            assert doc.position_at(cp, enc) == fresh.position_at(cp, enc)
+
+
+def check_applied(edit: AppliedEdit, start: int, end: int, old_text: str, new_text: str, before: str) -> None:
+    after = before[:start] + new_text + before[end:]
+    assert (edit.start_cp, edit.old_end_cp, edit.new_end_cp) == (start, end, start + len(new_text))
+    assert edit.old_text == old_text and edit.new_text == new_text
+    assert edit.start_byte == len(before[:start].encode("utf-8"))
+    assert edit.old_end_byte == len(before[:end].encode("utf-8"))
+    assert edit.new_end_byte == len(after[: start + len(new_text)].encode("utf-8"))
+    assert edit.start_point == ref_point(before, start)
+    assert edit.old_end_point == ref_point(before, end)
+    assert edit.new_end_point == ref_point(after, start + len(new_text))
+
+
+@given(texts, st.sampled_from(ENCODINGS))
+def test_reversed_range_is_ordered(text, enc):
+    assume(len(text) >= 2)
+    doc = Document("u", "plaintext", 1, text)
+    end = doc.position_at(len(text), enc)
+    start = Position(0, 0)
+    assert doc.range_offsets(Range(end, start), enc) == (0, len(text))
