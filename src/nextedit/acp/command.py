@@ -1,0 +1,36 @@
+"""`nextedit acp`: run the ACP NES agent on stdin/stdout.
+
+Owns only the command line; the agent lives in :mod:`nextedit.acp.server`
+(imported when the command runs, so ``nextedit --help`` stays fast).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "acp",
+        parents=[common],
+        help="run the ACP NES agent on stdio (newline-delimited JSON-RPC 2.0)",
+        description="Serve ACP Next Edit Suggestions on stdin/stdout. Logs go to stderr "
+        "(and --log-file), never stdout.",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where feedback.jsonl lives (default: $XDG_STATE_HOME/nextedit "
+        "or ~/.local/state/nextedit)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from nextedit.acp.server import main
+
+    return main(args.state_dir)

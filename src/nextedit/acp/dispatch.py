@@ -1,0 +1,267 @@
+"""From one incoming line to the handler of its method: framing rules and one handler per method.
+
+:func:`receive` decodes a line, checks the JSON-RPC envelope, and runs the
+method's handler synchronously, in arrival order — except ``nes/suggest``,
+which is validated here and returned as a :class:`SuggestJob` for the caller
+to run: the stdio server runs it as its own task (so the loop keeps reading
+and later cancels/changes apply first), the in-process agent runs it at once.
+Both call :func:`run_suggest`; nothing here is duplicated between them.
+
+Rules (see DESIGN.md "Protocol decisions"): malformed JSON → -32700 (id
+null); an envelope that is not a request → -32600; unknown request → -32601;
+unknown notification → ignored (debug log); bad params → -32602 naming the
+field; unknown session → -32002; an unexpected exception → -32603 with its
+traceback logged. Notifications never answer, even when they fail.
+
+Requests before ``initialize`` are served with the defaults a client that
+sent no capabilities would negotiate (``utf-16`` positions, ``edit``-only
+kinds); sessions keep the encoding they were started with.
+
+Must not know: the transport, anyio, how the engine computes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from nextedit import __version__
+from nextedit.acp import wire
+from nextedit.acp.agent import Agent, SuggestJob
+from nextedit.acp.errors import InternalError, InvalidRequest, MethodNotFound, ParseError, RpcError
+from nextedit.text import choose_encoding
+
+__all__ = ["NOTIFICATIONS", "PROTOCOL_VERSION", "REQUESTS", "receive", "run_suggest"]
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+_SUGGEST = "nes/suggest"
+
+
+# -- requests ------------------------------------------------------------------------
+
+
+def initialize(agent: Agent, params: Any) -> dict[str, Any]:
+    p = wire.parse(wire.InitializeParams, params)
+    caps = p.client_capabilities
+    agent.encoding = choose_encoding(caps.position_encodings)
+    agent.kinds = wire.kinds_from_wire(caps)
+    agent.initialized = True
+    log.info("initialized: encoding %s, kinds %s", agent.encoding, agent.kinds)
+    return {
+        "protocolVersion": PROTOCOL_VERSION,
+        "agentInfo": {"name": "nextedit", "version": __version__},
+        "agentCapabilities": {
+            "nes": {
+                "events": {
+                    "document": {
+                        "didOpen": {},
+                        "didChange": {"syncKind": "incremental"},
+                        "didClose": {},
+                        "didSave": {},
+                        "didFocus": {},
+                    }
+                },
+                "context": {"diagnostics": {}},
+            },
+            "positionEncoding": str(agent.encoding),
+        },
+    }
+
+
+def start(agent: Agent, params: Any) -> dict[str, Any]:
+    from nextedit.session import Session
+
+    p = wire.parse(wire.StartParams, params if params is not None else {})
+    session_id = agent.new_session_id()
+    agent.sessions[session_id] = Session(
+        session_id,
+        encoding=agent.encoding,
+        kinds=agent.kinds,
+        feedback=agent.feedback,
+        workspace_uri=p.workspace_uri,
+    )
+    return {"sessionId": session_id}
+
+
+def close(agent: Agent, params: Any) -> dict[str, Any]:
+    p = wire.parse(wire.CloseParams, params)
+    agent.close_session(p.session_id)
+    return {}
+
+
+def run_suggest(agent: Agent, job: SuggestJob) -> None:
+    """Compute and answer one suggest, against exactly the version it names."""
+    if job.answered:
+        return
+    p: wire.SuggestParams = job.params
+    session = agent.sessions.get(job.session_id)
+    if session is None:  # closed meanwhile (close answers its jobs; belt and braces)
+        agent.finish(job, {"suggestions": []})
+        return
+    try:
+        placed = session.suggest(
+            p.uri,
+            p.version,
+            p.position.from_wire(),
+            selection=p.selection.from_wire() if p.selection else None,
+            trigger_kind=p.trigger_kind,
+            diagnostics=p.diagnostics(),
+            cancelled=lambda: job.answered,
+        )
+        suggestions = [s for s in (wire.suggestion_to_wire(x, session.kinds) for x in placed) if s]
+    except Exception:
+        log.exception("nes/suggest %r failed", job.request_id)
+        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        return
+    agent.finish(job, {"suggestions": suggestions})
+
+
+REQUESTS: dict[str, Callable[[Agent, Any], dict[str, Any]]] = {
+    "initialize": initialize,
+    "nes/start": start,
+    "nes/close": close,
+}
+
+
+# -- notifications -------------------------------------------------------------------
+
+
+def did_open(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.DidOpenParams, params)
+    agent.session(p.session_id).did_open(p.uri, p.language_id, p.version, p.text)
+
+
+def did_change(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.DidChangeParams, params)
+    agent.session(p.session_id).did_change(p.uri, p.version, p.changes())
+
+
+def did_close(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.DocumentParams, params)
+    agent.session(p.session_id).did_close(p.uri)
+
+
+def did_save(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.DocumentParams, params)
+    agent.session(p.session_id).did_save(p.uri)
+
+
+def did_focus(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.DidFocusParams, params)
+    agent.session(p.session_id).did_focus(
+        p.uri, p.version, p.position.from_wire(), p.visible_range.from_wire()
+    )
+
+
+def accept(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.AcceptParams, params)
+    agent.session(p.session_id).accept(p.target)
+
+
+def reject(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.RejectParams, params)
+    agent.session(p.session_id).reject(p.target, p.reason)
+
+
+def cancel_request(agent: Agent, params: Any) -> None:
+    p = wire.parse(wire.CancelParams, params)
+    agent.cancel(p.request_id)
+
+
+NOTIFICATIONS: dict[str, Callable[[Agent, Any], None]] = {
+    "document/didOpen": did_open,
+    "document/didChange": did_change,
+    "document/didClose": did_close,
+    "document/didSave": did_save,
+    "document/didFocus": did_focus,
+    "nes/accept": accept,
+    "nes/reject": reject,
+    "$/cancel_request": cancel_request,
+}
+
+
+# -- framing ---------------------------------------------------------------------------
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
+def receive(agent: Agent, line: bytes | str | dict[str, Any]) -> SuggestJob | None:
+    """Handle one message; a suggest comes back as a job for the caller to run."""
+    if isinstance(line, dict):
+        message: Any = line
+    else:
+        if not line.strip():
+            return None
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, deep nesting
+            agent.answer_error(None, ParseError(f"parse error: {exc}"[:500]))
+            return None
+    if not isinstance(message, dict):
+        agent.answer_error(None, InvalidRequest("invalid request: expected a JSON object"))
+        return None
+    method = message.get("method")
+    has_id = "id" in message
+    request_id = message.get("id")
+    if method is None and ("result" in message or "error" in message):
+        log.debug("response from the client ignored (we send no requests): %r", request_id)
+        return None
+    if not isinstance(method, str) or message.get("jsonrpc") != "2.0" or (has_id and not _valid_id(request_id)):
+        agent.answer_error(
+            request_id if _valid_id(request_id) else None,
+            InvalidRequest("invalid request: needs jsonrpc \"2.0\", a string method and a string or integer id"),
+        )
+        return None
+    params = message.get("params", {})
+    if has_id:
+        return _request(agent, request_id, method, params)
+    _notification(agent, method, params)
+    return None
+
+
+def _request(agent: Agent, request_id: str | int, method: str, params: Any) -> SuggestJob | None:
+    try:
+        if method == _SUGGEST:
+            return _suggest_job(agent, request_id, params)
+        handler = REQUESTS.get(method)
+        if handler is None:
+            raise MethodNotFound(method)
+        result = handler(agent, params)
+    except RpcError as error:
+        agent.answer_error(request_id, error)
+        return None
+    except Exception:
+        log.exception("request %s %r failed", method, request_id)
+        agent.answer_error(request_id, InternalError(f"internal error in {method} (see the agent's log)"))
+        return None
+    agent.answer(request_id, result)
+    return None
+
+
+def _suggest_job(agent: Agent, request_id: str | int, params: Any) -> SuggestJob | None:
+    p = wire.parse(wire.SuggestParams, params)
+    agent.session(p.session_id)  # -32002 now, not later
+    if request_id in agent.inflight:
+        raise InvalidRequest(f"invalid request: id {request_id!r} is already in flight")
+    job = SuggestJob(request_id, p.session_id, p)
+    agent.track(job)
+    return job
+
+
+def _notification(agent: Agent, method: str, params: Any) -> None:
+    handler = NOTIFICATIONS.get(method)
+    if handler is None:
+        log.debug("unknown notification %s ignored", method)
+        return
+    try:
+        handler(agent, params)
+    except RpcError as error:
+        log.warning("notification %s dropped: %s", method, error.message)
+    except Exception:
+        log.exception("notification %s failed", method)
