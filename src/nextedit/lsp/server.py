@@ -1,0 +1,326 @@
+"""The LSP bridge: a pygls server whose every handler converts in, calls the session, converts out.
+
+One :class:`~nextedit.session.Session` (id ``"lsp"``) per server process,
+created at ``initialize`` with the position encoding pygls negotiated (the
+client's first of utf-8/utf-16/utf-32, else utf-16). Documents are synced
+incrementally straight into the session (see :mod:`nextedit.lsp.protocol`).
+
+Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
+
+- ``textDocument/copilotInlineEdit`` (custom, untyped) → the best suggestion
+  that changes text, one inline edit per range, each with the accept command;
+  ``textDocument/didShowInlineEdit`` marks it shown (see :mod:`.offers`).
+- ``textDocument/inlineCompletion`` → the best suggestion whose edits all lie
+  on the cursor line, as one replacement.
+- ``textDocument/codeAction`` → one ``refactor.rewrite`` action per
+  suggestion with a versioned ``WorkspaceEdit`` (a jump: command only), the
+  first preferred.
+- ``workspace/executeCommand`` ``nextedit.accept [id]`` → ``Session.accept``;
+  a jump then opens its target with ``window/showDocument``.
+  ``nextedit.reject [id, reason?]`` → ``Session.reject``.
+
+Handlers are synchronous on purpose: pygls runs them on its event loop in
+arrival order, so notifications apply strictly in order and the session is
+never touched from two threads. Suggestions take milliseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+
+from nextedit import __version__
+from nextedit.lsp import convert
+from nextedit.lsp.offers import OfferBook
+from nextedit.lsp.protocol import LenientProtocol
+from nextedit.session import PlacedEdit, PlacedSuggestion, Session
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.text import Position, PositionEncoding, Range
+
+__all__ = ["COPILOT_INLINE_EDIT", "DID_SHOW_INLINE_EDIT", "NextEditServer", "create_server"]
+
+log = logging.getLogger(__name__)
+
+COPILOT_INLINE_EDIT = "textDocument/copilotInlineEdit"
+DID_SHOW_INLINE_EDIT = "textDocument/didShowInlineEdit"
+SESSION_ID = "lsp"
+
+
+class NextEditServer(LanguageServer):
+    """pygls server state: the session, what was offered, where feedback goes."""
+
+    def __init__(self, state_dir: Path | None = None) -> None:
+        super().__init__(
+            "nextedit",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=LenientProtocol,
+        )
+        self.state_dir = state_dir
+        self.offers = OfferBook()
+        self._session: Session | None = None
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:  # a client talking before initialize
+            self._session = self._new_session(PositionEncoding.UTF16, None)
+        return self._session
+
+    @property
+    def encoding(self) -> PositionEncoding:
+        return self.session.encoding
+
+    def start_session(self, encoding: PositionEncoding, root_uri: str | None) -> None:
+        self._session = self._new_session(encoding, root_uri)
+        log.info("session %s: position encoding %s", SESSION_ID, encoding)
+
+    def _new_session(self, encoding: PositionEncoding, root_uri: str | None) -> Session:
+        from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+
+        state_dir = self.state_dir or default_state_dir()
+        state_dir.mkdir(parents=True, exist_ok=True)
+        # every kind: each still carries its concrete edits, and code actions can say more
+        kinds = SuggestionKinds(jump=True, rename=True, search_and_replace=True)
+        return Session(
+            SESSION_ID,
+            encoding,
+            kinds,
+            FeedbackLog(state_dir / FEEDBACK_FILE),
+            workspace_uri=root_uri,
+        )
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # logged by pygls with its traceback; never pop up messages in the editor
+        log.error("%s: %s", getattr(source, "__name__", source), error)
+
+    # -- helpers the handlers share -------------------------------------------
+
+    def suggestions(
+        self,
+        uri: str,
+        version: int | None,
+        position: Position,
+        *,
+        selection: Range | None = None,
+        trigger_kind: str = "automatic",
+    ) -> list[tuple[PlacedSuggestion, tuple[PlacedEdit, ...]]]:
+        """Suggestions with their effective edits; empty for unknown documents or other versions."""
+        state = self.session.get(uri)
+        if state is None:
+            log.debug("suggest: unknown document %s", uri)
+            return []
+        document = state.document
+        if version is None:
+            version = document.version
+        placed = self.session.suggest(
+            uri, version, position, selection=selection, trigger_kind=trigger_kind
+        )
+        result = []
+        for suggestion in placed:
+            owner = self.session.get(suggestion.uri)
+            if owner is None:
+                continue
+            edits = convert.effective_edits(suggestion, owner.document, self.encoding)
+            if suggestion.kind != "jump" and not edits:
+                continue
+            result.append((suggestion, edits))
+        self.offers.offer(s for s, _ in result)
+        return result
+
+    def document_changes_supported(self) -> bool:
+        """Versioned ``documentChanges``: advertised, or implied by resource operations
+        (which only exist inside ``documentChanges``; Neovim 0.11 says only that)."""
+        capabilities = self.client_capabilities
+        workspace = capabilities.workspace if capabilities else None
+        edit = workspace.workspace_edit if workspace else None
+        return bool(edit and (edit.document_changes or edit.resource_operations))
+
+    def show_document_supported(self) -> bool:
+        capabilities = self.client_capabilities
+        window = capabilities.window if capabilities else None
+        return bool(window and window.show_document and window.show_document.support)
+
+
+# -- lifecycle and document sync ------------------------------------------------
+
+
+def initialize(ls: NextEditServer, params: types.InitializeParams) -> None:
+    negotiated = ls.workspace.position_encoding  # what pygls will announce
+    encoding = PositionEncoding(getattr(negotiated, "value", negotiated) or "utf-16")
+    ls.start_session(encoding, params.root_uri)
+
+
+def shutdown(ls: NextEditServer, params: Any) -> None:
+    ls.session.close()
+
+
+def did_open(ls: NextEditServer, params: types.DidOpenTextDocumentParams) -> None:
+    doc = params.text_document
+    ls.offers.forget(doc.uri)
+    ls.session.did_open(doc.uri, doc.language_id, doc.version, doc.text)
+
+
+def did_change(ls: NextEditServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    changes = [convert.change_from_wire(c) for c in params.content_changes]
+    state = ls.session.get(uri)
+    if state is not None and params.text_document.version > state.document.version:
+        for suggestion_id in ls.offers.judge_change(uri, state.document.version, changes):
+            ls.session.reject(suggestion_id, "ignored")
+    ls.session.did_change(uri, params.text_document.version, changes)
+
+
+def did_close(ls: NextEditServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.offers.forget(params.text_document.uri)
+    ls.session.did_close(params.text_document.uri)
+
+
+def did_save(ls: NextEditServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.session.did_save(params.text_document.uri)
+
+
+# -- suggestions ------------------------------------------------------------------
+
+
+def copilot_inline_edit(ls: NextEditServer, params: Any) -> dict[str, Any]:
+    """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``."""
+    params = convert.plain_json(params)
+    try:
+        uri, version = convert.text_document_from_json(convert.field(params, "textDocument"))
+        position = convert.position_from_json(convert.field(params, "position"))
+    except convert.ParamsError as exc:
+        raise JsonRpcInvalidParams(f"{COPILOT_INLINE_EDIT}: {exc}") from exc
+    for suggestion, edits in ls.suggestions(uri, version, position):
+        if edits:
+            return {"edits": convert.inline_edits_json(suggestion, edits)}
+    return {"edits": []}
+
+
+def did_show_inline_edit(ls: NextEditServer, params: Any) -> None:
+    """``{item: {..., command: {arguments: [id]}}}``: the client displayed that suggestion."""
+    params = convert.plain_json(params)
+    try:
+        arguments = convert.field(convert.field(convert.field(params, "item"), "command"), "arguments")
+        suggestion_id = arguments[0]
+    except (convert.ParamsError, IndexError, KeyError, TypeError):
+        log.info("%s without a suggestion id: ignored", DID_SHOW_INLINE_EDIT)
+        return
+    if isinstance(suggestion_id, str) and ls.offers.show(suggestion_id) is None:
+        log.debug("%s for unknown or settled suggestion %s", DID_SHOW_INLINE_EDIT, suggestion_id)
+
+
+def inline_completion(
+    ls: NextEditServer, params: types.InlineCompletionParams
+) -> types.InlineCompletionList | None:
+    uri = params.text_document.uri
+    cursor = convert.position_from_wire(params.position)
+    manual = params.context.trigger_kind == types.InlineCompletionTriggerKind.Invoked
+    for suggestion, edits in ls.suggestions(
+        uri, None, cursor, trigger_kind="manual" if manual else "automatic"
+    ):
+        state = ls.session.get(suggestion.uri)
+        if suggestion.uri != uri or state is None:
+            continue
+        item = convert.inline_completion_item(suggestion, edits, state.document, ls.encoding, cursor)
+        if item is not None:
+            return types.InlineCompletionList(items=[item])
+    return None
+
+
+def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    if not _kind_wanted(params.context.only):
+        return None
+    selection = convert.range_from_wire(params.range)
+    manual = params.context.trigger_kind == types.CodeActionTriggerKind.Invoked
+    offered = ls.suggestions(
+        params.text_document.uri,
+        None,
+        selection.start,
+        selection=selection if selection.start != selection.end else None,
+        trigger_kind="manual" if manual else "automatic",
+    )
+    document_changes = ls.document_changes_supported()
+    actions = []
+    preferred_given = False
+    for suggestion, edits in offered:
+        preferred = bool(edits) and not preferred_given
+        preferred_given = preferred_given or preferred
+        actions.append(
+            convert.code_action(suggestion, edits, preferred=preferred, document_changes=document_changes)
+        )
+    return actions or None
+
+
+def _kind_wanted(only: list[str] | None) -> bool:
+    if not only:
+        return True
+    ours = str(convert.CODE_ACTION_KIND.value)
+    return any(
+        (wanted := str(getattr(kind, "value", kind))) == "" or ours == wanted or ours.startswith(wanted + ".")
+        for kind in only
+    )
+
+
+# -- feedback ------------------------------------------------------------------------
+
+
+def accept(ls: NextEditServer, *arguments: Any) -> None:
+    """``nextedit.accept [id]``: record the accept once; a jump then opens its target."""
+    suggestion_id = _suggestion_id(arguments, convert.ACCEPT_COMMAND)
+    if not ls.offers.accept(suggestion_id):
+        return None
+    suggestion = ls.session.accept(suggestion_id)
+    if suggestion is not None and suggestion.kind == "jump" and ls.show_document_supported():
+        show = convert.show_document_params(suggestion)
+        if show is not None:
+            ls.window_show_document(show)
+    return None
+
+
+def reject(ls: NextEditServer, *arguments: Any) -> None:
+    """``nextedit.reject [id, reason?]``: the developer dismissed the suggestion."""
+    suggestion_id = _suggestion_id(arguments, convert.REJECT_COMMAND)
+    reason = arguments[1] if len(arguments) > 1 and isinstance(arguments[1], str) else "rejected"
+    ls.offers.settle(suggestion_id)
+    ls.session.reject(suggestion_id, reason)
+    return None
+
+
+def _suggestion_id(arguments: tuple[Any, ...], command: str) -> str:
+    """The id from ``[id]`` or ``[{"id"|"suggestionId": id}]``."""
+    first = convert.plain_json(arguments[0]) if arguments else None
+    if isinstance(first, dict):
+        first = first.get("id", first.get("suggestionId"))
+    if not isinstance(first, str) or not first:
+        raise JsonRpcInvalidParams(f"{command}: arguments[0] must be a suggestion id")
+    return first
+
+
+# -- assembly ---------------------------------------------------------------------------
+
+
+def create_server(state_dir: Path | None = None) -> NextEditServer:
+    """A server with every handler registered; ``state_dir`` holds ``feedback.jsonl``."""
+    server = NextEditServer(state_dir)
+    feature = server.feature
+    feature(types.INITIALIZE)(initialize)
+    feature(types.SHUTDOWN)(shutdown)
+    feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    feature(types.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    feature(types.TEXT_DOCUMENT_DID_SAVE)(did_save)
+    feature(COPILOT_INLINE_EDIT)(copilot_inline_edit)
+    feature(DID_SHOW_INLINE_EDIT)(did_show_inline_edit)
+    feature(types.TEXT_DOCUMENT_INLINE_COMPLETION, types.InlineCompletionOptions())(inline_completion)
+    feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[convert.CODE_ACTION_KIND]),
+    )(code_actions)
+    server.command(convert.ACCEPT_COMMAND)(accept)
+    server.command(convert.REJECT_COMMAND)(reject)
+    return server
