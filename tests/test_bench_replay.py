@@ -14,10 +14,11 @@ from nextedit.bench.metrics import summarize
 from nextedit.bench.readers import load_sample
 from nextedit.bench.replay import Replayer
 from nextedit.bench.runner import run_sessions
-from nextedit.bench.textutil import sha256_text
 from nextedit.bench.transport import InProcessTransport, SubprocessTransport
+from nextedit.bench.wire import sha256_text
 from nextedit.cli import main
 
+FAKE_AGENT = Path(__file__).with_name("fake_agent.py")
 URI = "file:///w/calc.py"
 TEXT = "s = '😀'\nprint(area(1, 2))\nprint(area(3, 4))\nprint(area(5, 6))\n"
 
@@ -48,7 +49,7 @@ def make_session(trace: str = "t1") -> Session:
 
 
 def fake_cmd(tmp_path: Path, script: list | None = None, *extra: str) -> list[str]:
-    cmd = [sys.executable, "-m", "nextedit.bench.fake_agent", "--log", str(tmp_path / "agent.log")]
+    cmd = [sys.executable, str(FAKE_AGENT), "--log", str(tmp_path / "agent.log")]
     if script is not None:
         (tmp_path / "script.json").write_text(json.dumps(script), encoding="utf-8")
         cmd += ["--script", str(tmp_path / "script.json")]

@@ -17,7 +17,8 @@ from nextedit.bench.score import (
     lcs_length,
     on_shortest_path,
 )
-from nextedit.bench.textutil import LineIndex, Mirror
+from nextedit.bench.wire import offset_at, position_at
+from nextedit.text import Document
 
 URI = "file:///w/a.py"
 TEXT = (
@@ -34,8 +35,8 @@ def rng(l0: int, c0: int, l1: int, c1: int) -> dict:
     return {"start": {"line": l0, "character": c0}, "end": {"line": l1, "character": c1}}
 
 
-def docs(text: str = TEXT) -> dict[str, Mirror]:
-    return {URI: Mirror(URI, "python", 1, text)}
+def docs(text: str = TEXT) -> dict[str, Document]:
+    return {URI: Document(URI, "python", 1, text)}
 
 
 def query(expected: list[ExpectedEdit], related: list[str] | None = None) -> Query:
@@ -284,24 +285,29 @@ def test_percentile_nearest_rank() -> None:
     assert percentile([], 50) is None
 
 
-def test_line_index_incremental_matches_full_scan() -> None:
+def _line_starts(doc: Document) -> list[int]:
+    return [doc.line_start(i) for i in range(doc.line_count)]
+
+
+def test_mirror_line_index_after_replacements_matches_full_scan() -> None:
+    """The scorer's line spans come from a mirror changed in place: its line index must hold."""
     r = random.Random(3)
     alphabet = ["a", "\r", "\n", "\r\n", "😀", "é"]
     for _ in range(3000):
-        li = LineIndex("".join(r.choice(alphabet) for _ in range(r.randint(0, 12))))
+        doc = Document(URI, "python", 1, "".join(r.choice(alphabet) for _ in range(r.randint(0, 12))))
         for _ in range(3):
-            a = r.randint(0, len(li.text))
-            b = r.randint(a, len(li.text))
-            li.replace(a, b, "".join(r.choice(alphabet) for _ in range(r.randint(0, 4))))
-            assert li.starts == LineIndex(li.text).starts
+            a = r.randint(0, len(doc.text))
+            b = r.randint(a, len(doc.text))
+            doc.replace(a, b, "".join(r.choice(alphabet) for _ in range(r.randint(0, 4))))
+            assert _line_starts(doc) == _line_starts(Document(URI, "python", 1, doc.text))
 
 
-def test_positions_clamp_and_snap() -> None:
-    li = LineIndex("a😀b\r\nxy")
-    assert li.offset_at({"line": 0, "character": 2}, "utf-16") == 1  # inside the pair → its start
-    assert li.offset_at({"line": 0, "character": 3}, "utf-16") == 2
-    assert li.position_at(3, "utf-16") == {"line": 0, "character": 4}
-    assert li.position_at(3, "utf-8") == {"line": 0, "character": 6}
-    assert li.offset_at({"line": 0, "character": 99}, "utf-32") == 3  # clamps to the line end
-    assert li.offset_at({"line": 9, "character": 0}, "utf-16") == len(li.text)
-    assert li.position_at(4, "utf-16") == {"line": 0, "character": 4}  # inside \r\n → line end
+def test_wire_positions_clamp_and_snap() -> None:
+    doc = Document(URI, "python", 1, "a😀b\r\nxy")
+    assert offset_at(doc, {"line": 0, "character": 2}, "utf-16") == 1  # inside the pair → its start
+    assert offset_at(doc, {"line": 0, "character": 3}, "utf-16") == 2
+    assert position_at(doc, 3, "utf-16") == {"line": 0, "character": 4}
+    assert position_at(doc, 3, "utf-8") == {"line": 0, "character": 6}
+    assert offset_at(doc, {"line": 0, "character": 99}, "utf-32") == 3  # clamps to the line end
+    assert offset_at(doc, {"line": 9, "character": 0}, "utf-16") == len(doc.text)
+    assert position_at(doc, 4, "utf-16") == {"line": 0, "character": 4}  # inside \r\n → line end

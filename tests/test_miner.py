@@ -12,7 +12,8 @@ from nextedit.bench.events import Change, Open, Query
 from nextedit.bench.miner import Hunk, mine_repository, related_pairs, transformation
 from nextedit.bench.readers import read_nes_trace
 from nextedit.bench.replay import replay_mirror_only
-from nextedit.bench.textutil import Mirror, sha256_text
+from nextedit.bench.wire import apply_changes, range_offsets, sha256_text
+from nextedit.text import Document
 from nextedit.cli import main
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
@@ -118,13 +119,12 @@ def test_mined_sessions_replay_to_each_commit_text(repo: Path) -> None:
             doc = None
             for ev in s.events:
                 if isinstance(ev, Open):
-                    doc = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+                    doc = Document(ev.uri, ev.language_id, ev.version, ev.text)
                 elif isinstance(ev, Change):
-                    for ch in ev.content_changes:
-                        doc.apply_change(ch, "utf-16")
+                    apply_changes(doc, ev.content_changes, ev.version, "utf-16")
                 elif isinstance(ev, Query):
                     text = doc.text
-                    for a, b, t in sorted((doc.range_offsets(x.range, "utf-16") + (x.new_text,)
+                    for a, b, t in sorted((range_offsets(doc, x.range, "utf-16") + (x.new_text,)
                                            for x in ev.expected), reverse=True):
                         text = text[:a] + t + text[b:]
                     assert text == final

@@ -71,7 +71,7 @@ def test_every_query_compiles(language, name):
     assert isinstance(query, tree_sitter.Query)
     assert query.pattern_count > 0
     # captures use our vocabulary only
-    allowed = re.compile(r"^(identifier|member|plain|local\.(scope|reference|definition(\.\w+)?))$")
+    allowed = re.compile(r"^(identifier|member|plain|keyword|local\.(scope|reference|definition(\.\w+)?))$")
     for i in range(query.capture_count):
         assert allowed.match(query.capture_name(i)), query.capture_name(i)
 
@@ -559,3 +559,312 @@ def test_same_name_occurrences_skips_strings_and_comments():
     end = text.index("café + ") + 4
     assert same_name_occurrences(text, end) == got  # touching the end
     assert same_name_occurrences(text, text.index("= 1") + 1) is None
+
+
+# ------------------------------------------------- resolution gaps (scopes v2)
+def test_python_global_declaration_binds_module_variable():
+    check(
+        "python",
+        '''
+«counter» = 0
+def bump():
+    global «counter»
+    «counter» += 1
+    return «counter$0»
+def other():
+    counter = 5
+    return counter
+''',
+    )
+    # from the module-level definition too
+    check(
+        "python",
+        '''
+«counter$0» = 0
+def bump():
+    global «counter»
+    «counter» = 1
+def other(counter):
+    return counter
+''',
+    )
+
+
+def test_python_nonlocal_binds_enclosing_function_variable():
+    check(
+        "python",
+        '''
+total = 0
+def outer():
+    «total» = 0
+    def add(n):
+        nonlocal «total»
+        «total$0» += n
+    add(1)
+    return «total»
+''',
+    )
+
+
+def test_python_default_argument_resolves_in_enclosing_scope():
+    check(
+        "python",
+        '''
+«limit$0» = 10
+def f(limit=«limit»):
+    return limit
+''',
+    )
+    check(
+        "python",
+        '''
+def outer(«size»):
+    def inner(size=«size$0»):
+        return size
+    return inner
+''',
+    )
+    # the parameter itself keeps its own binding
+    check(
+        "python",
+        '''
+limit = 10
+def f(«limit$0»=limit):
+    return «limit»
+''',
+    )
+
+
+def test_javascript_var_hoists_to_function_scope():
+    check(
+        "javascript",
+        """
+function f(flag) {
+  if (flag) {
+    var «x$0» = 1;
+  }
+  for (var i = 0; i < 2; i++) { «x» += i; }
+  return «x»;
+}
+const x = 3;
+""",
+    )
+    check(
+        "typescript",
+        """
+function g(): number {
+  for (var «k» in {}) {}
+  {
+    let k = 2;
+    return k;
+  }
+  return «k$0».length;
+}
+""",
+    )
+
+
+def test_javascript_let_stays_block_scoped():
+    check(
+        "javascript",
+        """
+function f() {
+  { let «x$0» = 1; «x»++; }
+  return x;
+}
+""",
+    )
+
+
+def test_destructuring_nested_deeper_than_one_level_defines():
+    check(
+        "javascript",
+        """
+const x = 0;
+function f(o) {
+  const { a: { «x$0» }, b: [c, [d]] } = o;
+  return «x» + c + d;
+}
+""",
+    )
+    check(
+        "typescript",
+        """
+function f(o: any) {
+  const { a: [{ «y» = 1 }] } = o;
+  return «y$0» * 2;
+}
+const y = 3;
+""",
+    )
+    check(
+        "typescript",
+        """
+const z = 0;
+function f({ a: { «z» } }: T, [b, [c]]: U) {
+  return «z$0» + b + c;
+}
+""",
+    )
+    # keys and default values inside patterns are not definitions
+    check(
+        "javascript",
+        """
+const «dflt» = 1;
+function f(o) {
+  const { a: { b = «dflt$0» } } = o;
+  return b;
+}
+""",
+    )
+
+
+def test_var_destructuring_hoists():
+    check(
+        "javascript",
+        """
+function f(o) {
+  { var { a: { «q» } } = o; }
+  return «q$0»;
+}
+""",
+    )
+
+
+def test_python_keyword_argument_not_merged_with_caller_local():
+    # renaming the caller's local x leaves f(x=…) alone
+    check(
+        "python",
+        '''
+def f(x):
+    return x
+def g():
+    «x$0» = 1
+    return f(x=«x»)
+''',
+    )
+
+
+def test_python_keyword_argument_follows_the_parameter():
+    check(
+        "python",
+        '''
+def f(«x$0», y=2):
+    return «x» + y
+def g(x):
+    return f(«x»=1) + f(y=x, «x»=x) + h(x=1)
+f(«x»=3)
+''',
+    )
+    # from the keyword side
+    check(
+        "python",
+        '''
+def f(«x»):
+    return «x»
+print(f(«x$0»=1))
+''',
+    )
+
+
+def test_python_keyword_argument_not_merged_with_attributes():
+    check(
+        "python",
+        '''
+class P:
+    def __init__(self):
+        self.«x$0» = 1
+def build(obj):
+    return make(x=obj.«x»)
+''',
+    )
+    # unresolvable callee: the same keyword of calls to the same callee
+    check(
+        "python",
+        '''
+a = make(«x$0»=1)
+b = make(«x»=2)
+c = other(x=3)
+d = obj.x
+''',
+    )
+
+
+def test_method_keyword_is_not_followed():
+    check(
+        "python",
+        '''
+class A:
+    def m(self, «x$0»):
+        return «x»
+A().m(x=1)
+''',
+    )
+
+
+# ------------------------------------------------------------------ helpers
+def test_is_file_level_binding():
+    from nextedit.syntax.scopes import is_file_level_binding
+
+    src = b"""import os
+LIMIT = 3
+def helper(v):
+    local = v + LIMIT
+    return local
+class Box:
+    size = 1
+print(helper(1), os.sep, unknown)
+"""
+    tree = SyntaxTree.parse("python", src)
+
+    def at(needle: bytes, n: int = 0) -> int:
+        pos = -1
+        for _ in range(n + 1):
+            pos = src.index(needle, pos + 1)
+        return pos
+
+    assert is_file_level_binding(tree, src, at(b"helper"))
+    assert is_file_level_binding(tree, src, at(b"helper", 1))  # a use of it
+    assert is_file_level_binding(tree, src, at(b"LIMIT", 1))
+    assert is_file_level_binding(tree, src, at(b"Box"))
+    assert not is_file_level_binding(tree, src, at(b"local"))
+    assert not is_file_level_binding(tree, src, at(b"v)"))
+    assert not is_file_level_binding(tree, src, at(b"size"))  # a member
+    assert not is_file_level_binding(tree, src, at(b"os", 1))  # an import
+    assert not is_file_level_binding(tree, src, at(b"unknown"))
+    assert not is_file_level_binding(tree, src, at(b"# nothing") if b"# nothing" in src else len(src))
+
+    ts = b"""export const LIMIT = 3;
+export function helper(v: number) { const inner = v; return inner + LIMIT; }
+interface Shape { w: number }
+"""
+    tree = SyntaxTree.parse("typescript", ts)
+    assert is_file_level_binding(tree, ts, ts.index(b"LIMIT"))
+    assert is_file_level_binding(tree, ts, ts.index(b"helper"))
+    assert is_file_level_binding(tree, ts, ts.index(b"Shape"))
+    assert not is_file_level_binding(tree, ts, ts.index(b"inner"))
+    assert not is_file_level_binding(tree, ts, ts.index(b"w:"))
+
+
+def test_enclosing_node():
+    from nextedit.syntax.scopes import enclosing_node
+
+    src = b"def f(a):\n    return a + 1\n"
+    tree = SyntaxTree.parse("python", src)
+    start = src.index(b"a + 1")
+    node = enclosing_node(tree, start, start + 5)
+    assert node is not None and node.type == "binary_operator"
+    fn = enclosing_node(tree, start, start + 1, types={"function_definition"})
+    assert fn is not None and fn.type == "function_definition"
+    assert enclosing_node(tree, start, start + 1, types=("class_definition",)) is None
+    assert enclosing_node(tree, 0, len(src) + 10) is None
+
+
+def test_binding_memo_is_per_tree_version():
+    src = b"def f(a):\n    return a\n"
+    tree = SyntaxTree.parse("python", src)
+    first = binding_occurrences(tree, src, src.index(b"a)"))
+    assert binding_occurrences(tree, src, src.index(b"a)")) == first
+    e = _Edit(src, src.index(b"return a") + 7, src.index(b"return a") + 8, b"b")
+    tree.apply_edit(e, e.new)
+    assert binding_occurrences(tree, e.new, e.new.index(b"a)")) == [(6, 7)]

@@ -17,7 +17,8 @@ from nextedit.bench.readers import (
     read_vscode_recording,
 )
 from nextedit.bench.replay import replay_mirror_only
-from nextedit.bench.textutil import Mirror, sha256_text
+from nextedit.bench.wire import apply_changes, range_offsets, sha256_text
+from nextedit.text import Document
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = (REPO / ".." / "shared" / "traces").resolve()
@@ -45,19 +46,17 @@ def test_expected_ranges_are_in_the_coordinates_of_each_query_version(path: Path
     """Applying a query's expected edits must give the session's final text (mined traces)."""
     for s in read_nes_trace(path)[:40]:
         enc = s.header.encoding
-        doc: Mirror | None = None
+        doc: Document | None = None
         final = next(e for e in s.events if isinstance(e, End)).sha256
         for ev in s.events:
             if isinstance(ev, Open):
-                doc = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+                doc = Document(ev.uri, ev.language_id, ev.version, ev.text)
             elif isinstance(ev, Change):
                 assert doc is not None
-                for ch in ev.content_changes:
-                    doc.apply_change(ch, enc)
-                doc.version = ev.version
+                apply_changes(doc, ev.content_changes, ev.version, enc)
             elif isinstance(ev, Query):
                 assert doc is not None and doc.version == ev.version
-                edits = sorted((doc.range_offsets(x.range, enc) + (x.new_text,)
+                edits = sorted((range_offsets(doc, x.range, enc) + (x.new_text,)
                                 for x in ev.expected), reverse=True)
                 text = doc.text
                 for a, b, t in edits:
@@ -96,10 +95,10 @@ def test_vscode_reader_reproduces_the_document_states(folder: Path) -> None:
     q = queries[0]
     if "nextUserEdit" in rec:
         assert q.expected
-        docs = {u: Mirror(u, "x", 1, t) for u, t in texts.items()}
+        docs = {u: Document(u, "x", 1, t) for u, t in texts.items()}
         doc = docs[q.uri]
         nue = rec["nextUserEdit"]["edit"]
-        mine = sorted((doc.range_offsets(x.range, "utf-16") + (x.new_text,) for x in q.expected),
+        mine = sorted((range_offsets(doc, x.range, "utf-16") + (x.new_text,) for x in q.expected),
                       reverse=True)
         text = doc.text
         for a, b, t in mine:

@@ -3,6 +3,8 @@
 ; encloses the innermost scope containing it (a function's own name).
 ; Python scoping is per function/class/comprehension, not per block; every
 ; binding occurrence in a scope (assignment, for, with, import…) defines it.
+; Parameter default values and annotations are evaluated in the enclosing
+; scope (the engine knows; see scopes._HEADER_FIELDS).
 
 ; --- scopes
 (module) @local.scope
@@ -43,6 +45,11 @@
 (for_in_clause left: (tuple_pattern (identifier) @local.definition.var))
 
 (as_pattern_target (identifier) @local.definition.var)
+
+; `global x` / `nonlocal x`: the declaring scope's definitions of x belong to
+; the module scope / the nearest enclosing scope defining x
+((global_statement (identifier) @local.definition.var) (#set! scope "global"))
+((nonlocal_statement (identifier) @local.definition.var) (#set! scope "nonlocal"))
 
 (import_statement name: (dotted_name . (identifier) @local.definition.import))
 (aliased_import alias: (identifier) @local.definition.import)

@@ -1,7 +1,9 @@
 ; Scopes, definitions and references (nvim-treesitter locals conventions).
 ; `(#set! scope "parent")`: the definition belongs to the scope enclosing the
 ; innermost scope that contains it (a declared function's own name).
-; Limitation: `var` is scoped to its block, not hoisted to the function.
+; `(#set! scope "function")`: hoisted to the nearest function scope (`var`).
+; Destructuring nested deeper than written here is handled by the engine
+; (scopes._DESTRUCTURING).
 
 ; --- scopes
 (program) @local.scope
@@ -43,6 +45,10 @@
 (type_parameter name: (type_identifier) @local.definition.type)
 
 (variable_declarator name: (identifier) @local.definition.var)
+((variable_declaration (variable_declarator name: (identifier) @local.definition.var))
+  (#set! scope "function"))
+((for_in_statement kind: "var" left: (identifier) @local.definition.var)
+  (#set! scope "function"))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local.definition.var))
 (variable_declarator name: (object_pattern (pair_pattern value: (identifier) @local.definition.var)))
 (variable_declarator name: (object_pattern (rest_pattern (identifier) @local.definition.var)))

@@ -38,7 +38,8 @@ from nextedit.bench.events import (
     session_to_jsonl,
 )
 from nextedit.bench.readers import language_for_path
-from nextedit.bench.textutil import UTF16, Mirror, sha256_text
+from nextedit.bench.wire import position_at, range_at, sha256_text
+from nextedit.text import Document, PositionEncoding
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +174,8 @@ def build_session(*, trace: str, uri: str, language_id: str, old: str, new: str,
                   hunks: list[Hunk], order: list[int], order_name: str, source: dict,
                   related: dict[str, set[str]]) -> Session:
     """Replay ``hunks`` in ``order`` over ``old``, a query after each."""
-    enc = UTF16
-    doc = Mirror(uri, language_id, 1, old)
+    enc = PositionEncoding.UTF16
+    doc = Document(uri, language_id, 1, old)
     events: list = [Open(uri, language_id, 1, old)]
     applied: list[int] = []
     version = 1
@@ -188,11 +189,11 @@ def build_session(*, trace: str, uri: str, language_id: str, old: str, new: str,
     for i in order:
         s, e = current(i)
         h = hunks[i]
-        rng = doc.index.range_at(s, e, enc)
+        rng = range_at(doc, s, e, enc)
         doc.replace(s, e, h.new_text)
         applied.append(i)
         version += 1
-        cursor = doc.position_at(s + len(h.new_text), enc)
+        cursor = position_at(doc, s + len(h.new_text), enc)
         events.append(Change(uri, version, [{"range": rng, "text": h.new_text}], cursor))
         remaining = [j for j in range(len(hunks)) if j not in applied]
         done_ids = {hunks[j].id for j in applied}
@@ -200,7 +201,7 @@ def build_session(*, trace: str, uri: str, language_id: str, old: str, new: str,
         rel_ids = []
         for j in remaining:
             a, b = current(j)
-            expected.append(ExpectedEdit(hunks[j].id, uri, doc.index.range_at(a, b, enc),
+            expected.append(ExpectedEdit(hunks[j].id, uri, range_at(doc, a, b, enc),
                                          hunks[j].new_text))
             if related.get(hunks[j].id, set()) & done_ids:
                 rel_ids.append(hunks[j].id)

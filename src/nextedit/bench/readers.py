@@ -28,7 +28,9 @@ from nextedit.bench.events import (
     Query,
     Session,
 )
-from nextedit.bench.textutil import UTF16, Mirror, sha256_text
+from nextedit.bench.wire import position_at, range_at, sha256_text
+from nextedit.text import Document, PositionEncoding
+from nextedit.text.encoding import cp_col_from
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ def parse_nes_events(lines: Iterator[dict[str, Any]], name: str = "<trace>") -> 
             sessions[trace] = Session(
                 Header(
                     trace=trace,
-                    encoding=ev.get("positionEncoding") or UTF16,
+                    encoding=ev.get("positionEncoding") or PositionEncoding.UTF16,
                     source=ev.get("source") or {},
                     order=ev.get("order", "file"),
                     tags=list(ev.get("tags") or []),
@@ -132,19 +134,7 @@ def read_nes_trace_bytes(data: bytes, name: str) -> list[Session]:
 # --------------------------------------------------------------------------
 def cp_from_utf16(text: str, offset: int) -> int:
     """Code point offset of a UTF-16 offset into ``text`` (clamped, snapped)."""
-    if offset <= 0:
-        return 0
-    if text.isascii():
-        return min(offset, len(text))
-    units = 0
-    for i, ch in enumerate(text):
-        u = 2 if ord(ch) > 0xFFFF else 1
-        if units + u > offset:
-            return i
-        units += u
-        if units == offset:
-            return i + 1
-    return len(text)
+    return cp_col_from(text, offset, PositionEncoding.UTF16)
 
 
 def _norm_path(p: str) -> str:
@@ -185,7 +175,7 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
         path = path / "recording.w.json"
     rec = json.loads(path.read_text(encoding="utf-8"))
     name = path.parent.name
-    enc = UTF16
+    enc = PositionEncoding.UTF16
     docs: dict[int, dict] = {}  # id → {path, uri, mirror, cursor_cp, opened}
     sess = Session(Header(trace=f"vscode:{name}", encoding=enc, order="recorded",
                           tags=["vscode"], source={"path": name, "license": "MIT"},
@@ -209,29 +199,29 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
             content = ev["content"]
             if d["mirror"] is None:
                 d["version"] = 1
-                d["mirror"] = Mirror(d["uri"], language_for_path(d["path"]), 1, content)
+                d["mirror"] = Document(d["uri"], language_for_path(d["path"]), 1, content)
                 sess.events.append(Open(d["uri"], d["mirror"].language_id, 1, content))
             else:
                 d["version"] += 1
-                d["mirror"].apply_change({"text": content}, enc)
+                d["mirror"].set_text(content, d["mirror"].version)
                 sess.events.append(Change(d["uri"], d["version"], [{"text": content}], None))
         elif kind == "changed":
             d = doc_for(ev)
-            m: Mirror | None = d["mirror"]
+            m: Document | None = d["mirror"]
             if m is None:
                 log.warning("%s: change before content for doc %s ignored", name, ev["id"])
                 continue
             reps = sorted(_offset_edits(m.text, ev["edit"]), key=lambda r: (r[0], r[1]))
             changes = []
             for s, e, t in reversed(reps):  # descending: earlier offsets stay valid
-                changes.append({"range": m.index.range_at(s, e, enc), "text": t})
+                changes.append({"range": range_at(m, s, e, enc), "text": t})
                 m.replace(s, e, t)
             if reps:  # caret after the last replacement, in the new text
                 s, e, t = reps[-1]
                 shift = sum(len(t2) - (e2 - s2) for s2, e2, t2 in reps[:-1])
                 d["cursor"] = s + shift + len(t)
             d["version"] += 1
-            cursor = m.position_at(d["cursor"], enc) if d["cursor"] is not None else None
+            cursor = position_at(m, d["cursor"], enc) if d["cursor"] is not None else None
             sess.events.append(Change(d["uri"], d["version"], changes, cursor))
             last_doc = d
         elif kind == "selectionChanged":
@@ -254,7 +244,7 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
     expected = None
     if nue is not None:
         expected = [
-            ExpectedEdit(f"n{i}", target["uri"], m.index.range_at(s, e, enc), t)
+            ExpectedEdit(f"n{i}", target["uri"], range_at(m, s, e, enc), t)
             for i, (s, e, t) in enumerate(_offset_edits(m.text, nue["edit"]))
         ]
     graded = None
@@ -269,7 +259,7 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
             edits = None if item.get("edit") is None else _offset_edits(gd["mirror"].text, item["edit"])
             graded.append(GradedEdit(item.get("scoreCategory", "bad"), gd["uri"], edits))
     sess.events.append(
-        Query(uri=target["uri"], version=target["version"], position=m.position_at(cursor_cp, enc),
+        Query(uri=target["uri"], version=target["version"], position=position_at(m, cursor_cp, enc),
               trigger_kind="automatic", expected=expected, related=[], graded=graded)
     )
     for d in docs.values():
@@ -305,8 +295,8 @@ def read_keystrokes(path: str | os.PathLike[str], every: int = 10,
     stem = path.name.split(".")[0]
     lang, ext = _keystroke_language(stem)
     uri = f"file:///keystrokes/{stem}{ext}"
-    enc = UTF16
-    m = Mirror(uri, lang, 1, data.get("startContent", ""))
+    enc = PositionEncoding.UTF16
+    m = Document(uri, lang, 1, data.get("startContent", ""))
     sess = Session(Header(trace=f"keystrokes:{stem}", encoding=enc, order="recorded",
                           tags=["keystrokes"], source={"path": path.name, "license": "CC-BY-4.0"},
                           format="keystrokes", kind="keystrokes"))
@@ -318,11 +308,11 @@ def read_keystrokes(path: str | os.PathLike[str], every: int = 10,
         cursor = None
         for pos, dele, ins in txn["patches"]:
             pos = int(pos)
-            changes.append({"range": m.index.range_at(pos, pos + int(dele), enc), "text": ins})
+            changes.append({"range": range_at(m, pos, pos + int(dele), enc), "text": ins})
             m.replace(pos, pos + int(dele), ins)
             cursor = pos + len(ins)  # the last (lowest) patch is not shifted by the others
         version += 1
-        pos_wire = m.position_at(cursor or 0, enc)
+        pos_wire = position_at(m, cursor or 0, enc)
         sess.events.append(Change(uri, version, changes, pos_wire))
         if every > 0 and n % every == 0:
             sess.events.append(Query(uri, version, pos_wire, "automatic", None, []))

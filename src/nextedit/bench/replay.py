@@ -23,8 +23,18 @@ from typing import Any
 
 from nextedit.bench.events import Change, Close, End, Focus, Open, Query, Session
 from nextedit.bench.score import ReversalTracker, Verdict, judge
-from nextedit.bench.textutil import UTF16, Mirror, sha256_text
 from nextedit.bench.transport import AgentError, RpcError, Transport
+from nextedit.bench.wire import (
+    apply_changes,
+    encoding,
+    offset_at,
+    position_at,
+    range_at,
+    range_offsets,
+    sha256_text,
+    text_change,
+)
+from nextedit.text import Document, PositionEncoding
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +80,9 @@ class SessionResult:
     replay_seconds: float = 0.0
 
 
-def _client_capabilities(encoding: str) -> dict:
+def _client_capabilities(enc: PositionEncoding) -> dict:
     return {
-        "positionEncodings": [encoding],
+        "positionEncodings": [enc],
         "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: FORMAT.md
     }
 
@@ -81,15 +91,15 @@ class Replayer:
     """Replays sessions through one agent connection (restarted if it dies)."""
 
     def __init__(self, transport_factory: Callable[[], Transport], *,
-                 position_encoding: str = UTF16,
+                 position_encoding: str = PositionEncoding.UTF16,
                  on_query: Callable[[QueryResult], None] | None = None,
                  request_timeout: float = 30.0) -> None:
         self._factory = transport_factory
-        self.client_encoding = position_encoding
+        self.client_encoding = encoding(position_encoding)
         self.on_query = on_query
         self.request_timeout = request_timeout
         self.transport: Transport | None = None
-        self.agent_encoding = position_encoding
+        self.agent_encoding = self.client_encoding
         self.agent_info: dict | None = None
 
     # -- connection ----------------------------------------------------------
@@ -103,8 +113,9 @@ class Replayer:
             "clientInfo": {"name": "nextedit-bench", "version": __version__},
         }, timeout=self.request_timeout) or {}
         caps = result.get("agentCapabilities") or {}
-        self.agent_encoding = (caps.get("positionEncoding")
-                               or (caps.get("nes") or {}).get("positionEncoding") or UTF16)
+        self.agent_encoding = encoding(caps.get("positionEncoding")
+                                       or (caps.get("nes") or {}).get("positionEncoding")
+                                       or PositionEncoding.UTF16)
         self.agent_info = result.get("agentInfo")
 
     def close(self) -> None:
@@ -150,22 +161,21 @@ class Replayer:
         res.replay_seconds = time.perf_counter() - t0
         return res
 
-    def _convert_pos(self, doc: Mirror, pos: dict, enc: str) -> dict:
+    def _convert_pos(self, doc: Document, pos: dict, enc: PositionEncoding) -> dict:
         if enc == self.agent_encoding:
             return pos
-        return doc.position_at(doc.offset_at(pos, enc), self.agent_encoding)
+        return position_at(doc, offset_at(doc, pos, enc), self.agent_encoding)
 
-    def _convert_range(self, doc: Mirror, rng: dict, enc: str) -> dict:
+    def _convert_range(self, doc: Document, rng: dict, enc: PositionEncoding) -> dict:
         if enc == self.agent_encoding:
             return rng
-        s, e = doc.range_offsets(rng, enc)
-        return doc.index.range_at(s, e, self.agent_encoding)
+        return range_at(doc, *range_offsets(doc, rng, enc), self.agent_encoding)
 
     def _replay(self, session: Session, res: SessionResult) -> None:
         t = self.transport
         assert t is not None
-        enc = session.header.encoding
-        docs: dict[str, Mirror] = {}
+        enc = encoding(session.header.encoding)
+        docs: dict[str, Document] = {}
         first_uri: str | None = None
         tracker = ReversalTracker()
         started = t.send_request("nes/start", self._start_params(session),
@@ -179,20 +189,14 @@ class Replayer:
                     raise ValueError(f"{session.trace}: change of a document not open: {ev.uri}")
                 wire = []
                 for ch in ev.content_changes:
-                    rng = ch.get("range")
-                    if rng is None:
-                        applied = doc.apply_change(ch, enc)
-                        wire.append(ch)
-                    else:
-                        s, e = doc.range_offsets(rng, enc)
-                        if enc != self.agent_encoding:
-                            wire.append({"range": doc.index.range_at(s, e, self.agent_encoding),
-                                         "text": ch["text"]})
-                        else:
-                            wire.append(ch)
-                        applied = doc.replace(s, e, ch["text"])
-                    tracker.on_change(ev.uri, applied.start, applied.end, applied.old_text,
-                                      applied.new_text)
+                    change = text_change(ch)
+                    if change.range is not None and enc != self.agent_encoding:
+                        ch = {"range": self._convert_range(doc, ch["range"], enc),
+                              "text": change.text}
+                    wire.append(ch)  # converted against the text before this change
+                    (applied,) = doc.apply_changes([change], ev.version, enc)
+                    tracker.on_change(ev.uri, applied.start_cp, applied.old_end_cp,
+                                      applied.old_text, applied.new_text)
                 doc.version = ev.version
                 res.changes += 1
                 t.send_notification("document/didChange", {
@@ -201,7 +205,7 @@ class Replayer:
                 qn += 1
                 res.queries.append(self._query(sid, session, ev, qn, docs, tracker))
             elif isinstance(ev, Open):
-                docs[ev.uri] = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+                docs[ev.uri] = Document(ev.uri, ev.language_id, ev.version, ev.text)
                 first_uri = first_uri or ev.uri
                 tracker.reset(ev.uri)
                 t.send_notification("document/didOpen", {
@@ -237,11 +241,11 @@ class Replayer:
                 break
         return {}
 
-    def _query(self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Mirror],
+    def _query(self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Document],
                tracker: ReversalTracker) -> QueryResult:
         t = self.transport
         assert t is not None
-        enc = session.header.encoding
+        enc = encoding(session.header.encoding)
         doc = docs.get(q.uri)
         if doc is not None and doc.version != q.version:
             log.warning("%s: query for version %s but the mirror is at %s", session.trace,
@@ -281,17 +285,15 @@ class Replayer:
 def replay_mirror_only(session: Session) -> tuple[bool | None, dict[str, str]]:
     """Apply a session's changes to fresh mirrors (no agent); ``(hash ok, final texts)``."""
     enc = session.header.encoding
-    docs: dict[str, Mirror] = {}
+    docs: dict[str, Document] = {}
     first_uri = None
     ok: bool | None = None
     for ev in session.events:
         if isinstance(ev, Open):
-            docs[ev.uri] = Mirror(ev.uri, ev.language_id, ev.version, ev.text)
+            docs[ev.uri] = Document(ev.uri, ev.language_id, ev.version, ev.text)
             first_uri = first_uri or ev.uri
         elif isinstance(ev, Change):
-            for ch in ev.content_changes:
-                docs[ev.uri].apply_change(ch, enc)
-            docs[ev.uri].version = ev.version
+            apply_changes(docs[ev.uri], ev.content_changes, ev.version, enc)
         elif isinstance(ev, End):
             doc = docs.get(ev.uri or first_uri or "")
             good = doc is not None and sha256_text(doc.text) == ev.sha256

@@ -48,29 +48,55 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nextedit.bench.events import ExpectedEdit, GradedEdit, Query
-from nextedit.bench.textutil import LineIndex, Mirror, apply_edits, trim_change
+from nextedit.bench.wire import range_offsets
+from nextedit.text import Document
 
 MAX_SLIDE = 256  # how far an insertion/deletion may slide to an equivalent place
 
 
 # --------------------------------------------------------------------------
-# edit distance
+# string edits and edit distance (code points; no positions here)
 # --------------------------------------------------------------------------
+def trim_change(old: str, new: str) -> tuple[int, int, int]:
+    """Strip the common prefix and suffix of ``old`` → ``new``.
+
+    Returns ``(prefix, old_core_end, new_core_end)``: the changed region is
+    ``old[prefix:old_core_end]`` replaced by ``new[prefix:new_core_end]``.
+    """
+    n = min(len(old), len(new))
+    p = 0
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    return p, len(old) - s, len(new) - s
+
+
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """Apply non-overlapping ``(start, end, new)`` code point edits, all against ``text``."""
+    out = []
+    pos = 0
+    for s, e, new in sorted(edits, key=lambda x: (x[0], x[1])):
+        if s < pos:
+            raise ValueError("overlapping edits")
+        out.append(text[pos:s])
+        out.append(new)
+        pos = e
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def lcs_length(a: str, b: str) -> int:
     """Length of the longest common subsequence of ``a`` and ``b`` (code points).
 
     Bit-parallel (Allison–Dix / Hyyrö): one big-int operation per character
     of ``b``; common prefix and suffix are matched first (always optimal).
     """
-    n = min(len(a), len(b))
-    p = 0
-    while p < n and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < n - p and a[-1 - s] == b[-1 - s]:
-        s += 1
-    a_mid = a[p: len(a) - s]
-    b_mid = b[p: len(b) - s]
+    p, a_end, b_end = trim_change(a, b)
+    s = len(a) - a_end
+    a_mid = a[p:a_end]
+    b_mid = b[p:b_end]
     if not a_mid or not b_mid:
         return p + s
     if len(a_mid) < len(b_mid):
@@ -130,7 +156,7 @@ def expand_search_and_replace(text: str, search: str, replace: str,
         raise SuggestionError(f"bad regex/replacement: {exc}") from exc
 
 
-def suggestion_edits(suggestion: dict, docs: dict[str, Mirror],
+def suggestion_edits(suggestion: dict, docs: dict[str, Document],
                      enc: str) -> tuple[str, list[tuple[int, int, str]]]:
     """``(uri, edits in cp offsets)`` of an ``edit`` or ``searchAndReplace`` suggestion."""
     uri = suggestion.get("uri")
@@ -141,7 +167,7 @@ def suggestion_edits(suggestion: dict, docs: dict[str, Mirror],
     if kind == "edit":
         edits = []
         for e in suggestion.get("edits") or []:
-            s, t = doc.range_offsets(e["range"], enc)
+            s, t = range_offsets(doc, e["range"], enc)
             edits.append((s, t, e["newText"]))
         edits.sort(key=lambda x: (x[0], x[1]))
         for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
@@ -220,14 +246,14 @@ class CpExpected:
     lines: frozenset[int]
 
 
-def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Mirror],
+def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Document],
                    enc: str) -> list[CpExpected]:
     out = []
     for x in expected:
         doc = docs.get(x.uri)
         if doc is None:
             continue
-        s, e = doc.range_offsets(x.range, enc)
+        s, e = range_offsets(doc, x.range, enc)
         a, b = x.range["start"]["line"], x.range["end"]["line"]
         if b > a and x.range["end"]["character"] == 0:
             b -= 1
@@ -235,7 +261,7 @@ def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Mirror],
     return out
 
 
-def judge_change(index: LineIndex, uri: str, regions: list[Region],
+def judge_change(doc: Document, uri: str, regions: list[Region],
                  expected: list[CpExpected]) -> tuple[bool, list[str], str]:
     """``(correct, matched expected ids, reason)`` for a change of ``uri``.
 
@@ -249,7 +275,7 @@ def judge_change(index: LineIndex, uri: str, regions: list[Region],
     change text that an expected edit changes (up to an equivalent alignment,
     e.g. the same insertion a few characters earlier on the same line).
     """
-    text = index.text
+    text = doc.text
     if not regions:
         return False, [], "changes nothing"
     exp = [x for x in expected if x.uri == uri]
@@ -257,7 +283,7 @@ def judge_change(index: LineIndex, uri: str, regions: list[Region],
         return False, [], "no expected edit in this document" if expected else "nothing was expected"
 
     def span(a: int, b: int) -> tuple[int, int]:
-        return index.line_of(a), index.line_of(b)
+        return doc.line_of(a), doc.line_of(b)
 
     exp_spans = [span(x.start, x.end) for x in exp]
     items: list[tuple[int, int, str, object]] = []
@@ -282,12 +308,11 @@ def judge_change(index: LineIndex, uri: str, regions: list[Region],
             segs.append(seg)
         (seg[2] if tag == "r" else seg[3]).append(obj)
     matched: set[str] = set()
-    starts = index.starts
     for l0, l1, regs, xs in segs:
         if not regs:
             continue
-        lo = starts[l0]
-        hi = starts[l1 + 1] if l1 + 1 < len(starts) else len(text)
+        lo = doc.line_start(l0)
+        hi = doc.line_end(l1, with_break=True)  # the next line's start, or the end of the text
         old = text[lo:hi]
         try:
             sug = apply_edits(old, [(r.start - lo, r.end - lo, r.new) for r in regs])
@@ -374,7 +399,7 @@ class Verdict:
 _GRADE_RANK = {"nextEdit": 0, "valid": 1, "bad": 2}
 
 
-def grade_change(docs: dict[str, Mirror], uri: str | None,
+def grade_change(docs: dict[str, Document], uri: str | None,
                  edits: list[tuple[int, int, str]] | None, graded: list[GradedEdit]) -> str:
     """Category of the human-graded candidate producing the same text (or ``ungraded``)."""
     if edits is None:  # silence
@@ -400,7 +425,7 @@ def grade_change(docs: dict[str, Mirror], uri: str | None,
     return best or "ungraded"
 
 
-def judge(suggestion: dict | None, query: Query, docs: dict[str, Mirror], agent_enc: str,
+def judge(suggestion: dict | None, query: Query, docs: dict[str, Document], agent_enc: str,
           trace_enc: str, tracker: ReversalTracker | None = None) -> Verdict:
     """Judge the first suggestion of one answer (``None``: the agent stayed silent)."""
     scored = query.expected is not None
@@ -428,9 +453,9 @@ def judge(suggestion: dict | None, query: Query, docs: dict[str, Mirror], agent_
         if query.graded is not None:
             v.grade = "ungraded"
         return v
-    index = docs[uri].index
-    regions = regions_of(index.text, edits)
-    v.correct, v.matched, v.reason = judge_change(index, uri, regions, expected)
+    doc = docs[uri]
+    regions = regions_of(doc.text, edits)
+    v.correct, v.matched, v.reason = judge_change(doc, uri, regions, expected)
     if tracker is not None:
         v.reversal = tracker.is_reversal(uri, regions)
     if query.graded is not None:

@@ -34,6 +34,8 @@ from nextedit.suggest.model import (
     SuggestRequest,
 )
 from nextedit.suggest.rename import RenameSuggester
+from nextedit.suggest.repeat import RepeatEditSuggester
+from nextedit.suggest.search_replace import SearchReplaceSuggester
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
@@ -44,6 +46,8 @@ log = logging.getLogger(__name__)
 # returning an object with ``name`` and ``propose(context)``).
 SUGGESTERS: list[Callable[[], Suggester]] = [
     RenameSuggester,
+    RepeatEditSuggester,
+    SearchReplaceSuggester,
 ]
 
 

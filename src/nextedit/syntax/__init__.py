@@ -14,8 +14,10 @@ from nextedit.syntax import queries
 from nextedit.syntax.languages import get_language, get_parser, is_supported, language_for
 from nextedit.syntax.scopes import (
     binding_occurrences,
+    enclosing_node,
     identifier_at,
     identifier_node_types,
+    is_file_level_binding,
     is_identifier_node_type,
 )
 from nextedit.syntax.tokens import Token, same_name_occurrences, tokenize
@@ -26,10 +28,12 @@ __all__ = [
     "Token",
     "TreeEdit",
     "binding_occurrences",
+    "enclosing_node",
     "get_language",
     "get_parser",
     "identifier_at",
     "identifier_node_types",
+    "is_file_level_binding",
     "is_identifier_node_type",
     "is_supported",
     "language_for",

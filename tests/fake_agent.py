@@ -1,6 +1,7 @@
 """A tiny scripted NES agent over stdio, for testing the replayer without the engine.
 
-``python -m nextedit.bench.fake_agent [--script FILE] [--crash-after N] [--log FILE]``
+``python tests/fake_agent.py [--script FILE] [--crash-after N] [--log FILE]`` (run by
+path; it imports only the standard library).
 
 It speaks newline-delimited JSON-RPC 2.0: ``initialize`` (chooses the client's
 first position encoding), ``nes/start``, ``nes/close``, ``nes/suggest``; it

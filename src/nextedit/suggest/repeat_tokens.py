@@ -1,0 +1,65 @@
+"""A small language-agnostic tokenizer for the repeat-edit synthesizer.
+
+The repeated-edit suggester works on token sequences: identifiers, numbers,
+string literals, operators and punctuation; whitespace and line breaks are
+not tokens (they are kept as the gaps between tokens so that an edit can be
+reproduced exactly). Comments are tokenized like code: an edit inside a
+comment is repeated only at sites whose text matches token for token.
+
+Owns nothing but the lexing; :mod:`nextedit.suggest.repeat` decides what the
+tokens mean.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Tok", "tokenize", "IDENT", "NUMBER", "STRING", "PUNCT"]
+
+IDENT = "ident"
+NUMBER = "number"
+STRING = "string"
+PUNCT = "punct"
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<string>
+        [rRbBuUfF]{0,2}"(?:[^"\\\n]|\\.)*"
+      | [rRbBuUfF]{0,2}'(?:[^'\\\n]|\\.)*'
+      | `(?:[^`\\\n]|\\.)*`
+    )
+  | (?P<ident>[^\W\d]\w*)
+  | (?P<number>\d[\w.]*)
+  | (?P<punct>
+        ::|->|=>|==|!=|<=|>=|&&|\|\||\+=|-=|\*=|/=|//|\*\*|<<|>>|\.\.\.|\.\.|:=|\?\?|\?\.
+      | \S
+    )
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    """One token: its kind, text and cp span in the tokenized string."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+    @property
+    def abstractable(self) -> bool:
+        """Identifiers, numbers and strings may become holes of a pattern."""
+        return self.kind in (IDENT, NUMBER, STRING)
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
+    """Tokens of ``text[start:end]`` with offsets into ``text``."""
+    end = len(text) if end is None else end
+    out: list[Tok] = []
+    for m in _TOKEN_RE.finditer(text, start, end):
+        kind = m.lastgroup or PUNCT
+        out.append(Tok(kind, m.group(), m.start(), m.end()))
+    return out

@@ -1,0 +1,129 @@
+"""Search-and-replace: the repeat rule as one find/replace, verified by expanding it."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_repeat import Editor, _context  # noqa: E402
+
+from nextedit.suggest.model import SilenceReason, SuggestionKinds
+from nextedit.suggest.search_replace import SearchReplaceSuggester, expand, search_replace_for
+
+
+def _apply(text: str, edits) -> str:
+    for e in sorted(edits, key=lambda e: e.start_cp, reverse=True):
+        text = text[: e.start_cp] + e.new_text + text[e.end_cp :]
+    return text
+
+
+RUST = """\
+fn a() { MESSAGES.load(Ordering::SeqCst) }
+fn b(yes: bool) { MESSAGES.store(yes, Ordering::SeqCst) }
+fn c() { ERRORED.load(Ordering::SeqCst) }
+fn d() { ERRORED.store(true, Ordering::SeqCst); }
+"""
+
+
+def test_literal_search_and_replace_expands_to_exactly_the_sites() -> None:
+    ed = Editor(RUST)
+    ed.change("MESSAGES.load(Ordering::SeqCst)", "MESSAGES.load(Ordering::Relaxed)")
+    proposals = ed.suggest()
+    assert proposals
+    found = search_replace_for(ed.text, proposals[0])
+    assert found is not None
+    search, replace, is_regex, edits = found
+    assert not is_regex
+    assert "SeqCst" in search and "Relaxed" in replace
+    # a client replacing every match gets exactly the sites, nothing else
+    assert expand(ed.text, search, replace, is_regex) == edits
+    assert sorted((e.start_cp, e.end_cp, e.new_text) for e in edits) == sorted(
+        (s.start, s.end, s.new_text) for s in proposals[0].sites
+    )
+    assert _apply(ed.text, edits) == RUST.replace("SeqCst", "Relaxed")
+
+
+JAVA = """\
+class T {
+  void a() { assertEquals(actualA, 1); }
+  void b() { assertEquals(actualB, 2); }
+  void c() { assertEquals(actualC, 3); }
+  void d() { assertEquals(actualD, 4); }
+  void e() { assertEqualsIgnoringCase(x, y); }
+}
+"""
+
+
+def test_regex_with_groups_when_identifiers_differ() -> None:
+    ed = Editor(JAVA)
+    ed.change("assertEquals(actualA, 1)", "assertThat(actualA).isEqualTo(1)")
+    ed.change("assertEquals(actualB, 2)", "assertThat(actualB).isEqualTo(2)")
+    proposals = ed.suggest()
+    assert proposals and len(proposals[0].sites) == 2
+    found = search_replace_for(ed.text, proposals[0])
+    assert found is not None
+    search, replace, is_regex, edits = found
+    assert is_regex
+    assert "(?P<" not in search and "\\g<h" not in replace  # numbered groups only
+    re.compile(search)
+    assert expand(ed.text, search, replace, True) == edits
+    after = _apply(ed.text, edits)
+    assert "assertThat(actualC).isEqualTo(3)" in after
+    assert "assertThat(actualD).isEqualTo(4)" in after
+    assert "assertEqualsIgnoringCase(x, y)" in after  # similar name untouched
+
+
+def test_pattern_never_touches_a_similar_longer_name() -> None:
+    # `old_api_call(` as a bare literal would also hit `my_old_api_call(`
+    text = (
+        "a = old_api_call(1)\n"
+        "b = old_api_call(2)\n"
+        "c = my_old_api_call(3)\n"
+        "d = old_api_call(4)\n"
+    )
+    ed = Editor(text)
+    ed.change("a = old_api_call(1)", "a = client.api_call(1)")
+    proposals = ed.suggest()
+    assert proposals
+    found = search_replace_for(ed.text, proposals[0])
+    assert found is not None
+    search, replace, is_regex, edits = found
+    assert expand(ed.text, search, replace, is_regex) == edits
+    after = _apply(ed.text, edits)
+    assert "my_old_api_call(3)" in after
+    assert after.count("client.api_call(") == 3
+
+
+def test_bare_literal_falls_back_to_a_bounded_regex() -> None:
+    from nextedit.suggest.repeat_synth import Proposal, Rule, _make_rule, find_sites
+
+    text = "x = SeqCst\ny = SeqCst\nz = SeqCstish\n"
+    rule: Rule = _make_rule(["SeqCst"], ["Relaxed"], [], 2, 5.0, ())
+    sites = find_sites(text, rule)
+    assert len(sites) == 2
+    found = search_replace_for(text, Proposal(rule, tuple(sites), 1.0))
+    assert found is not None
+    search, replace, is_regex, edits = found
+    assert is_regex and search.startswith("(?<![\\w])")
+    assert _apply(text, edits) == "x = Relaxed\ny = Relaxed\nz = SeqCstish\n"
+
+
+def test_one_site_is_not_a_search_and_replace() -> None:
+    ed = Editor("x = cmd.cmd().output().unwrap()\ny = cmd.cmd().output().unwrap()\n")
+    ed.change("x = cmd.cmd().output().unwrap()", "x = cmd.raw_output()")
+    proposals = ed.suggest()
+    assert proposals and len(proposals[0].sites) == 1
+    assert search_replace_for(ed.text, proposals[0]) is None
+
+
+def test_suggester_needs_the_client_capability() -> None:
+    ed = Editor(RUST)
+    ed.change("MESSAGES.load(Ordering::SeqCst)", "MESSAGES.load(Ordering::Relaxed)")
+    assert SearchReplaceSuggester().propose(_context(ed)) == SilenceReason.FILTERED
+    result = SearchReplaceSuggester().propose(_context(ed, SuggestionKinds(search_and_replace=True)))
+    assert isinstance(result, list) and len(result) == 1
+    cand = result[0]
+    assert cand.kind == "searchAndReplace" and cand.search and cand.replace is not None
+    assert list(cand.edits) == expand(ed.text, cand.search, cand.replace, cand.is_regex)
