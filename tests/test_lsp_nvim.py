@@ -4,7 +4,7 @@ The script attaches the server, renames a variable on a line holding emoji
 by editing the buffer, asks for the next edit (copilotInlineEdit, or the
 code actions) and applies it with Neovim's own LSP utilities in the encoding
 Neovim negotiated. We assert the buffer text and the feedback record. One
-run uses the Neovim setup from docs/editors.md exactly as printed there.
+run uses the Neovim setup from the README exactly as printed there.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "nvim" / "nextedit.lua"
-DOCS = REPO / "docs" / "editors.md"
+DOCS = REPO / "README.md"
 
 SOURCE = """\
 def tally(items):
@@ -100,7 +100,7 @@ def test_code_action_applied_in_neovim(tmp_path: Path, encoding: str | None) -> 
 def docs_snippet() -> str:
     text = DOCS.read_text(encoding="utf-8")
     match = re.search(r"<!-- nvim-snippet:start -->\s*```lua\n(.*?)```\s*<!-- nvim-snippet:end -->", text, re.S)
-    assert match, "docs/editors.md lost its marked Neovim snippet"
+    assert match, "README.md lost its marked Neovim snippet"
     return match.group(1)
 
 

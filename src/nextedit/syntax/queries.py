@@ -5,6 +5,10 @@ name). Query files ship as package data under ``nextedit/grammars`` (a symlink
 to the repository's top-level ``grammars/`` in a checkout); the top-level
 folder is the fallback. Adding a language = adding a folder.
 
+A query file may start with ``; inherits: other`` (the nvim-treesitter
+convention): the other language's file of the same name is prepended, so a
+dialect (tsx) shares its base language's queries instead of copying them.
+
 Must not know what the queries mean (that is :mod:`nextedit.syntax.scopes`)
 nor anything about LSP/ACP.
 """
@@ -34,13 +38,22 @@ def grammar_dirs() -> list[Path]:
     return out
 
 
+_INHERITS = "; inherits:"
+
+
 @functools.lru_cache(maxsize=None)
 def query_text(language: str, name: str) -> str | None:
-    """The text of ``grammars/<language>/<name>.scm``, or ``None``."""
+    """The text of ``grammars/<language>/<name>.scm`` with what it inherits, or ``None``."""
     for d in grammar_dirs():
         path = d / language / f"{name}.scm"
         if path.is_file():
-            return path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
+            first_line = text.split("\n", 1)[0]
+            if not first_line.startswith(_INHERITS):
+                return text
+            parents = [p.strip() for p in first_line[len(_INHERITS) :].split(",") if p.strip()]
+            inherited = [query_text(parent, name) or "" for parent in parents]
+            return "\n".join([*inherited, text])
     return None
 
 
