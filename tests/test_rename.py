@@ -199,8 +199,7 @@ def greet(⟦name⟧):
     check("python", "file:///w/greet.py", fixture, "who", encoding=encoding)
 
 
-def test_rename_function_from_a_use_site():
-    fixture = '''\
+FUNCTION_FROM_USE = '''\
 def ‹load›(path):
     return open(path).read()
 
@@ -210,7 +209,29 @@ def main():
     more = ‹load›("b.txt")
     return data + more  # load twice
 '''
-    check("python", "file:///w/io.py", fixture, "read_file")
+
+
+def test_rename_function_from_a_use_site_rename_kind_carries_all():
+    check("python", "file:///w/io.py", FUNCTION_FROM_USE, "read_file", kinds=SuggestionKinds(rename=True))
+
+
+def test_rename_fallback_edit_goes_group_by_group():
+    """Without ``rename``: first the occurrences in the edited function, then,
+    asked again after applying it, the next group (the definition)."""
+    text, site, old, occurrences = parse_fixture(FUNCTION_FROM_USE)
+    uri = "file:///w/io.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, site, old, "read_file")
+    first = editor.suggest(uri, cursor)
+    assert first and first[0].kind == "edit" and first[0].suggester == "rename"
+    assert [e.range.start.line for e in first[0].edits] == [6]
+    apply_suggestion(editor.session, first[0])
+    second = editor.suggest(uri, cursor)
+    assert second and second[0].kind == "edit"
+    apply_suggestion(editor.session, second[0])
+    assert editor.text(uri) == expected_text(text, site, old, "read_file", occurrences)
+    assert editor.suggest(uri, cursor) == []
 
 
 def test_rename_a_method_attribute():

@@ -93,6 +93,7 @@ class PlacedSuggestion:
     suggester: str = ""
     evidence: tuple[str, ...] = ()
     fingerprint: str = ""
+    score: float = 0.0
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready description (ACP field names) for logs and the feedback file."""
@@ -236,11 +237,12 @@ class Session:
         placed = [self._place(candidate) for candidate in outcome.candidates]
         for suggestion in placed:
             log.debug(
-                "suggest %s: %s %s by %s; evidence: %s",
+                "suggest %s: %s %s by %s (score %.3f); evidence: %s",
                 uri,
                 suggestion.id,
                 suggestion.kind,
                 suggestion.suggester,
+                suggestion.score,
                 "; ".join(suggestion.evidence),
             )
         return placed
@@ -282,6 +284,7 @@ class Session:
             suggester=candidate.suggester,
             evidence=candidate.evidence,
             fingerprint=candidate.fingerprint,
+            score=candidate.score,
         )
         self._issued[suggestion.id] = suggestion
         while len(self._issued) > _ISSUED_LIMIT:

@@ -57,6 +57,10 @@ DEFAULT_BOUND = 64
 # their span must stay where the caret is)
 _TRIM_RAW_ABOVE = 64
 
+# bounds of the session-long reversal guard
+_TYPED_SPANS_LIMIT = 512
+_DELETED_LIMIT = 512
+
 # Developer-edit sequence numbers are process-wide, so edits of different
 # documents can be ordered by recency.
 _SEQ = itertools.count(1)
@@ -236,6 +240,12 @@ class EditHistory:
         self._syntax: Any = None
         self._snapshot: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
         self.last_raw: tuple[int, str, str] | None = None
+        # session-long reversal guard (FORMAT.md "reversal"): spans of text the
+        # developer typed, tracked through every later change, and the non-blank
+        # texts they deleted; both bounded
+        self._typed: list[list[int]] = []  # [start, end, age], sorted by start
+        self._deleted: dict[str, None] = {}
+        self._age = 0
 
     # -- recording ---------------------------------------------------------
 
@@ -259,6 +269,7 @@ class EditHistory:
             if len(old) + len(new) > _TRIM_RAW_ABOVE:
                 # a whole line, hunk or document sent for a small change
                 start, old, new = _trim(start, old, new)
+            self._track_typed_and_deleted(start, old, new)
             self._record_one(start, old, new, version)
         self._revision += 1
         self._snapshot = None
@@ -302,6 +313,55 @@ class EditHistory:
         entries.append(_Entry(next(_SEQ), version, start, old, new))
         while len(entries) > self.bound:
             entries.popleft()
+
+    def _track_typed_and_deleted(self, start: int, old: str, new: str) -> None:
+        """Keep the typed spans and deleted texts up to date (O(spans))."""
+        s, old_core, ins = _trim(start, old, new)
+        e = s + len(old_core)
+        delta = len(ins) - len(old_core)
+        self._age += 1
+        spans: list[list[int]] = []
+        for a, b, age in self._typed:
+            if b <= s:
+                spans.append([a, b, age])
+            elif a >= e:
+                spans.append([a + delta, b + delta, age])
+            else:
+                if a < s:
+                    spans.append([a, s, age])
+                if b > e:
+                    spans.append([s + len(ins), b + delta, age])
+        if ins:
+            spans.append([s, s + len(ins), self._age])
+            spans.sort()
+            # typing forward extends the span before it
+            merged: list[list[int]] = []
+            for span in spans:
+                if merged and span[0] <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], span[1])
+                    merged[-1][2] = max(merged[-1][2], span[2])
+                else:
+                    merged.append(span)
+            spans = merged
+        if len(spans) > _TYPED_SPANS_LIMIT:
+            cutoff = sorted(span[2] for span in spans)[len(spans) - _TYPED_SPANS_LIMIT * 3 // 4]
+            spans = [span for span in spans if span[2] >= cutoff]
+        self._typed = spans
+        removed = old_core.strip()
+        if removed:
+            self._deleted.pop(removed, None)
+            self._deleted[removed] = None
+            if len(self._deleted) > _DELETED_LIMIT:
+                del self._deleted[next(iter(self._deleted))]
+
+    def typed_spans(self) -> list[tuple[int, int]]:
+        """Current-text ``[start, end)`` spans of text the developer typed this session."""
+        return [(a, b) for a, b, _ in self._typed]
+
+    def was_deleted(self, text: str) -> bool:
+        """Whether the developer deleted exactly ``text`` (whitespace-stripped) this session."""
+        stripped = text.strip()
+        return bool(stripped) and stripped in self._deleted
 
     @staticmethod
     def _merges(last: _Entry, start: int, old: str, new: str) -> bool:

@@ -145,6 +145,13 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
     if candidate.kind == "jump":
         return candidate if kinds.jump else None
     if candidate.kind == "rename" and not kinds.rename:
+        # a bounded group (the suggester's choice), not every occurrence: the
+        # editor applies it and asks again for the next one
+        fallback = candidate.extra.get("fallback_edits")
+        if fallback:
+            wanted = set(fallback)  # type: ignore[arg-type]
+            edits = tuple(e for e in candidate.edits if e in wanted) or candidate.edits
+            return dataclasses.replace(candidate, kind="edit", edits=edits)
         return dataclasses.replace(candidate, kind="edit")
     if candidate.kind == "searchAndReplace" and not kinds.search_and_replace:
         return dataclasses.replace(candidate, kind="edit")

@@ -7,18 +7,23 @@ Owns :func:`check` (why a candidate must go, or ``None``) and
   change, not its offsets, so a rejection survives later edits);
 - an edit outside the text, or edits that overlap each other;
 - a change that does nothing, or only changes whitespace (formatting);
-- a reversal of what the developer just did: deleting text they typed or
-  restoring text they deleted, at the same place.
+- a reversal of what the developer did: deleting text they typed or
+  restoring text they deleted at the same place (recent developer edits),
+  and, session-wide as FORMAT.md counts it, replacing any character they
+  typed in this session or inserting a non-blank text equal (whitespace
+  stripped) to one they deleted in this session
+  (:meth:`~nextedit.history.EditHistory.typed_spans`, ``was_deleted``).
 
 Must not know about LSP/ACP or position encodings.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
-from nextedit.history import DeveloperEdit
+from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.base import SuggestContext
 from nextedit.suggest.model import Candidate, TextEditCp
 
@@ -73,7 +78,42 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
     history = context.edits_of(candidate.uri)[-_REVERSAL_LOOKBACK:]
     if any(is_reversal(edit, text, history) for edit in edits):
         return REVERSAL
+    if undoes_session(edits, text, state.history):
+        return REVERSAL
     return None
+
+
+def _core(edit: TextEditCp, text: str) -> tuple[int, int, str]:
+    """The changed core of ``edit``: common prefix and suffix with the text dropped."""
+    old = text[edit.start_cp : edit.end_cp]
+    new = edit.new_text
+    n = min(len(old), len(new))
+    p = 0
+    while p < n and old[p] == new[p]:
+        p += 1
+    q = 0
+    while q < n - p and old[len(old) - 1 - q] == new[len(new) - 1 - q]:
+        q += 1
+    return edit.start_cp + p, edit.end_cp - q, new[p : len(new) - q]
+
+
+def undoes_session(edits: Sequence[TextEditCp], text: str, history: EditHistory | None) -> bool:
+    """Whether an edit replaces text the developer typed in this session or
+    inserts a text they deleted in it (FORMAT.md's reversal, session-wide)."""
+    if history is None:
+        return False
+    spans = history.typed_spans()
+    starts = [a for a, _ in spans]
+    for edit in edits:
+        start, end, inserted = _core(edit, text)
+        if end > start and spans:
+            i = bisect.bisect_left(starts, end)
+            # spans are disjoint and sorted: only the one before ``end`` can reach back
+            if i > 0 and spans[i - 1][1] > start:
+                return True
+        if inserted.strip() and history.was_deleted(inserted):
+            return True
+    return False
 
 
 def _whitespace_only(old: str, new: str) -> bool:

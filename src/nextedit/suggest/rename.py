@@ -15,6 +15,24 @@ type, constant…), other open documents of the same language get their own
 candidates for the occurrences that refer to it (imports of it and
 references with no local definition of their own).
 
+Refinements of the syntax layer's binding (which resolves names per
+function): a Python ``except … as NAME`` is its own binding per clause (the
+name is unbound when the clause ends); a member or path use whose binding
+has no definition in the file (``Pool::new``, ``obj.attr``) only renames the
+uses with the same receiver text (``Pool::new``, not ``Vec::new``).
+
+Partial renames: when a hunk the developer rewrote still reads OLD at an
+occurrence of the binding, they kept it on purpose (``rule_obj =
+make(rule)``): silence. When occurrences between two renamed sites were
+skipped, only the next occurrence beyond the renamed span is offered.
+
+Without the client's ``rename`` kind the suggestion falls back to an
+``edit`` carrying a bounded group (``extra["fallback_edits"]``): the
+occurrences in the same function as the renamed site, else those in the
+function of the nearest occurrence (else that occurrence alone). An editor
+applying it and asking again gets the next group (NES style). ``rename``
+itself always carries every occurrence.
+
 Silence when: the edit is not an identifier change; ``NEW`` is a strict
 prefix of ``OLD`` (backspacing) or does not parse as an identifier; the
 developer earlier renamed ``NEW`` to ``OLD`` (that would rename back); every
@@ -136,15 +154,37 @@ class RenameSuggester:
             edits.append(TextEditCp(start, start + len(old), new))
         edits.sort(key=lambda e: e.start_cp)
 
-        candidates: list[Candidate] = []
-        line = document.line_of(ev.site_cp) + 1
-        evidence = (f"renamed {old} → {new} at line {line}",)
-        if len(sites) > 1:
-            evidence += (f"{len(sites)} sites already renamed",)
+        if state.syntax is not None and edits:
+            edits = _shorthand_fields(state, edits, old, new)
         base_score = 0.9 if state.syntax is not None else 0.6
         base_score -= 0.1 * rank
+        group_edits = _evidence_edits(context.edits, old, new)
+        kept = _kept_on_purpose(group_edits, edits)
+        if kept:
+            log.debug("rename %s→%s: %d occurrence(s) kept in a rewritten hunk: partial", old, new, len(kept))
+            return SilenceReason.NO_CANDIDATES
+        partial = False
+        if len(sites) >= 2 and edits:
+            lo, hi = sites[0], sites[-1]
+            skipped = [e for e in edits if lo < e.start_cp < hi]
+            if skipped:
+                outside = [e for e in edits if not lo < e.start_cp < hi]
+                if not outside:
+                    return SilenceReason.NO_CANDIDATES
+                nearest = min(outside, key=lambda e: abs(e.start_cp - ev.site_cp))
+                edits = [nearest]
+                partial = True
+                base_score = min(base_score, 0.6)
+
+        candidates: list[Candidate] = []
+        evidence = tuple(_describe_evidence(document, e, old, new) for e in group_edits[-3:])
+        if len(sites) > 1:
+            evidence += (f"{len(sites)} sites already renamed",)
+        if partial:
+            evidence += ("occurrences between renamed sites were skipped: only the next one",)
         if edits:
             target = min(edits, key=lambda e: abs(e.start_cp - ev.site_cp)).start_cp
+            fallback = _fallback_group(state, edits, ev.site_cp)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -157,7 +197,12 @@ class RenameSuggester:
                     cursor_cp=None,
                     target_cp=target,
                     new_name=new,
-                    extra={"old_name": old, "edited_cp": ev.site_cp, "evidence_seq": ev.edit.seq},
+                    extra={
+                        "old_name": old,
+                        "edited_cp": ev.site_cp,
+                        "evidence_seq": ev.edit.seq,
+                        "fallback_edits": tuple(fallback),
+                    },
                 )
             )
         if file_level:
@@ -279,6 +324,124 @@ def _renamed_sites(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[i
         if found is not None and found[0] == old and found[1] == new:
             sites.update(found[2])
     return sorted(sites)
+
+
+def _shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str, new: str) -> list[TextEditCp]:
+    """Field shorthands: ``S { old }`` → ``S { old: new }``; ``{ new: old }`` → ``{ new }``
+    (Rust struct literals, JavaScript/TypeScript object literals and patterns)."""
+    document = state.document
+    root = state.syntax.root
+    out: list[TextEditCp] = []
+    for edit in edits:
+        b = document.byte_offset_at(edit.start_cp)
+        node = root.named_descendant_for_byte_range(b, b + len(utf8(old)))
+        parent = node.parent if node is not None else None
+        if node is None or parent is None:
+            out.append(edit)
+            continue
+        if parent.type == "shorthand_field_initializer" or node.type in (
+            "shorthand_property_identifier",
+            "shorthand_property_identifier_pattern",
+        ):
+            out.append(TextEditCp(edit.start_cp, edit.end_cp, f"{old}: {new}"))
+            continue
+        fields = {"field_initializer": ("field", "value"), "pair": ("key", "value"), "pair_pattern": ("key", "value")}.get(
+            parent.type
+        )
+        if fields is not None:
+            key = parent.child_by_field_name(fields[0])
+            value = parent.child_by_field_name(fields[1])
+            if (
+                key is not None
+                and value is not None
+                and value.start_byte == node.start_byte
+                and value.end_byte == node.end_byte
+                and document.source_bytes[key.start_byte : key.end_byte] == utf8(new)
+            ):
+                start = document.cp_offset_at_byte(key.start_byte)
+                out.append(TextEditCp(start, edit.end_cp, new))
+                continue
+        out.append(edit)
+    return out
+
+
+def _evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[DeveloperEdit]:
+    """The developer edits (oldest first) that renamed OLD to NEW somewhere."""
+    out = []
+    for edit in edits:
+        found = identifier_renames(edit)
+        if found is not None and found[0] == old and found[1] == new:
+            out.append(edit)
+    return out
+
+
+def _kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:
+    """Remaining occurrences inside a rewritten hunk (not a keystroke-level
+    token edit) that renamed OLD elsewhere: the developer saw them and kept them."""
+    kept: list[TextEditCp] = []
+    for edit in group:
+        if edit.old_token is not None:  # typed inside one identifier: saw nothing else
+            continue
+        lo, hi = edit.start_cp, edit.new_end_cp
+        kept.extend(e for e in remaining if lo <= e.start_cp and e.end_cp <= hi)
+    return kept
+
+
+def _describe_evidence(document: Document, edit: DeveloperEdit, old: str, new: str) -> str:
+    line = document.line_of(min(edit.start_cp, len(document.text))) + 1
+    return f"edit #{edit.seq} at line {line}: `{old}`→`{new}`"
+
+
+# function-like nodes: the unit of a bounded fallback group
+_FUNCTION_TYPES = frozenset(
+    {
+        "function_definition",
+        "function_declaration",
+        "function_item",
+        "method_declaration",
+        "method_definition",
+        "constructor_declaration",
+        "function_expression",
+        "arrow_function",
+        "generator_function",
+        "generator_function_declaration",
+        "method",
+        "singleton_method",
+        "func_literal",
+    }
+)
+
+
+def _fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_cp: int) -> list[TextEditCp]:
+    """The occurrences an ``edit`` fallback carries (see the module docstring)."""
+    if state.syntax is None or len(edits) <= 1:
+        return list(edits)
+    from nextedit.syntax import scopes
+
+    document = state.document
+
+    def function_span(cp: int) -> tuple[int, int] | None:
+        b = document.byte_offset_at(cp)
+        try:
+            node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
+        except Exception:  # noqa: BLE001
+            return None
+        return None if node is None else (node.start_byte, node.end_byte)
+
+    def inside(span: tuple[int, int], e: TextEditCp) -> bool:
+        b = document.byte_offset_at(e.start_cp)
+        return span[0] <= b < span[1]
+
+    span = function_span(site_cp)
+    if span is not None:
+        group = [e for e in edits if inside(span, e)]
+        if group:
+            return group
+    nearest = min(edits, key=lambda e: abs(e.start_cp - site_cp))
+    span = function_span(nearest.start_cp)
+    if span is None:
+        return [nearest]
+    return [e for e in edits if inside(span, e)]
 
 
 def _check_new_name(state: DocumentStateView, ev: _Evidence, sites: list[int]) -> SilenceReason | None:
@@ -430,8 +593,108 @@ def _binding_in_before(
         return None
     if not ranges:
         return None
+    ranges = _refine_binding(tree, before.source, ranges, anchor_b)
     file_level = _is_file_level(tree, ranges)
     return [(before.cp_at(s), before.cp_at(s) + len(before.old)) for s, e in ranges], file_level
+
+
+_MEMBER_ACCESS = {
+    # parent type: (receiver field, member field)
+    "attribute": ("object", "attribute"),
+    "member_expression": ("object", "property"),
+    "field_expression": ("value", "field"),
+    "selector_expression": ("operand", "field"),
+    "field_access": ("object", "field"),
+    "method_invocation": ("object", "name"),
+    "scoped_identifier": ("path", "name"),
+    "scoped_type_identifier": ("path", "name"),
+    "qualified_identifier": ("scope", "name"),
+}
+
+
+_PATH_ACCESS = frozenset({"scoped_identifier", "scoped_type_identifier", "qualified_identifier"})
+
+
+def _receiver(node, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]
+    """The receiver/path text when ``node`` is the member part of an access."""
+    parent = node.parent
+    if parent is None:
+        return None
+    fields = _MEMBER_ACCESS.get(parent.type)
+    if fields is None:
+        return None
+    member = parent.child_by_field_name(fields[1])
+    if member is None or member.start_byte != node.start_byte or member.end_byte != node.end_byte:
+        return None
+    receiver = parent.child_by_field_name(fields[0])
+    if receiver is None:
+        return None
+    return source[receiver.start_byte : receiver.end_byte]
+
+
+def _refine_binding(tree, source: bytes, ranges: list[tuple[int, int]], anchor_b: int) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """Narrow the syntax layer's binding where it is known to be too wide."""
+    root = tree.root
+    nodes = [(r, root.named_descendant_for_byte_range(r[0], r[1])) for r in ranges]
+    anchor = next((n for r, n in nodes if r[0] <= anchor_b < r[1] or r[0] == anchor_b), None)
+    if anchor is None:
+        return ranges
+    if tree.language == "python":
+        ranges = _split_except_clauses(nodes, anchor)
+        nodes = [(r, n) for r, n in nodes if r in set(ranges)]
+    receiver = _receiver(anchor, source)
+    if receiver is not None:
+        # a path (``Pool::new``) names one type's item: other paths are other items
+        path = anchor.parent is not None and anchor.parent.type in _PATH_ACCESS
+        defined = any(n is not None and _receiver(n, source) is None and _defines(n) for _, n in nodes)
+        if path or not defined:
+            out = []
+            for r, n in nodes:
+                other = _receiver(n, source) if n is not None else None
+                if other is not None and other != receiver:
+                    continue
+                if path and other is None and n is not None and not _owned_by(n, source, receiver):
+                    continue  # an item of another type (``impl Other { fn new }``)
+                out.append(r)
+            ranges = out
+    return ranges
+
+
+def _owned_by(node, source: bytes, receiver: bytes) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``node`` lies in the body of a type/namespace named like the
+    path ``receiver``'s last segment (or is not inside any such owner)."""
+    last = re.split(rb"::|\.", receiver)[-1].split(b"<")[0].strip()
+    anc = node.parent
+    while anc is not None:
+        for field in ("type", "name"):
+            if anc.type in ("impl_item", "trait_item", "enum_item", "struct_item", "class_specifier",
+                            "struct_specifier", "namespace_definition", "mod_item", "class_declaration",
+                            "enum_declaration", "interface_declaration", "class_definition"):
+                child = anc.child_by_field_name(field)
+                if child is not None:
+                    text = source[child.start_byte : child.end_byte].split(b"<")[0].strip()
+                    return text == last
+        anc = anc.parent
+    return True
+
+
+def _split_except_clauses(nodes, anchor) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """Python: each ``except … as NAME`` clause binds NAME for itself."""
+    clauses = []
+    for _, n in nodes:
+        if n is None or n.parent is None or n.parent.type != "as_pattern_target":
+            continue
+        anc = n.parent.parent
+        if anc is not None and anc.type == "as_pattern":
+            anc = anc.parent
+        if anc is not None and anc.type == "except_clause":
+            clauses.append((anc.start_byte, anc.end_byte))
+    if not clauses:
+        return [r for r, _ in nodes]
+    home = next((c for c in clauses if c[0] <= anchor.start_byte < c[1]), None)
+    if home is not None:
+        return [r for r, _ in nodes if home[0] <= r[0] < home[1]]
+    return [r for r, _ in nodes if not any(c[0] <= r[0] < c[1] for c in clauses)]
 
 
 def _token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, int]]:
