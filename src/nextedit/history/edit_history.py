@@ -334,15 +334,15 @@ class EditHistory:
         if ins:
             spans.append([s, s + len(ins), self._age])
             spans.sort()
-            # typing forward extends the span before it
-            merged: list[list[int]] = []
-            for span in spans:
-                if merged and span[0] <= merged[-1][1]:
-                    merged[-1][1] = max(merged[-1][1], span[1])
-                    merged[-1][2] = max(merged[-1][2], span[2])
-                else:
-                    merged.append(span)
-            spans = merged
+        # touching spans become one (typing forward, a deletion inside a span)
+        merged: list[list[int]] = []
+        for span in spans:
+            if merged and span[0] <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], span[1])
+                merged[-1][2] = max(merged[-1][2], span[2])
+            else:
+                merged.append(span)
+        spans = merged
         if len(spans) > _TYPED_SPANS_LIMIT:
             cutoff = sorted(span[2] for span in spans)[len(spans) - _TYPED_SPANS_LIMIT * 3 // 4]
             spans = [span for span in spans if span[2] >= cutoff]

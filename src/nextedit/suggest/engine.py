@@ -36,6 +36,7 @@ from nextedit.suggest.model import (
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester
 from nextedit.suggest.search_replace import SearchReplaceSuggester
+from nextedit.suggest.signature import SignatureSuggester
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
@@ -48,6 +49,7 @@ SUGGESTERS: list[Callable[[], Suggester]] = [
     RenameSuggester,
     RepeatEditSuggester,
     SearchReplaceSuggester,
+    SignatureSuggester,
 ]
 
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from nextedit.history import DeveloperEdit, is_identifier
 from nextedit.suggest.base import DocumentStateView, Proposal, SuggestContext
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp, TriggerKind
 from nextedit.text import Document, utf8
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
@@ -112,7 +112,16 @@ class RenameSuggester:
 
     def _propose_for(self, context: SuggestContext, ev: _Evidence, rank: int) -> Proposal:
         sites = _renamed_sites(context.edits, ev.old, ev.new)
-        key = (context.uri, context.document.version, ev.old, ev.new, tuple(sites), rank, context.rejected)
+        key = (
+            context.uri,
+            context.document.version,
+            ev.old,
+            ev.new,
+            tuple(sites),
+            rank,
+            context.rejected,
+            context.request.diagnostics if context.request.trigger_kind is TriggerKind.DIAGNOSTIC else (),
+        )
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -184,7 +193,13 @@ class RenameSuggester:
             evidence += ("occurrences between renamed sites were skipped: only the next one",)
         if edits:
             target = min(edits, key=lambda e: abs(e.start_cp - ev.site_cp)).start_cp
-            fallback = _fallback_group(state, edits, ev.site_cp)
+            focus_cp = ev.site_cp
+            diagnosed = _diagnosed(context, edits)
+            if diagnosed is not None:
+                # fix what the editor reports first (e.g. the now-undefined OLD)
+                focus_cp = diagnosed.start_cp
+                evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
+            fallback = _fallback_group(state, edits, focus_cp)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -363,6 +378,19 @@ def _shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: st
                 continue
         out.append(edit)
     return out
+
+
+def _diagnosed(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
+    """With ``triggerKind: diagnostic``, the occurrence a diagnostic of this document covers."""
+    if context.request.trigger_kind is not TriggerKind.DIAGNOSTIC:
+        return None
+    for diag in context.request.diagnostics:
+        if diag.uri != context.uri:
+            continue
+        for edit in edits:
+            if edit.start_cp <= diag.end_cp and edit.end_cp >= diag.start_cp:
+                return edit
+    return None
 
 
 def _evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[DeveloperEdit]:

@@ -1,0 +1,318 @@
+"""Signature changes: a parameter added to or removed from a definition → the call sites.
+
+Owns the ``signature`` suggester. Evidence is the newest developer edit
+lying inside the parameter list of a function/method definition (any
+grammar whose definition node has ``name`` and ``parameters`` fields and
+whose calls have ``function``/``name`` and ``arguments`` fields: Python,
+JavaScript/TypeScript, Rust, Go, Java, C…). The parameter list before the
+edit is the current one with the edit reverted; parameters are counted at
+the top-level commas (``self``/``&self``/``cls`` receivers left out).
+
+When the number of parameters changed, the call sites of the function
+(:func:`nextedit.syntax.scopes.binding_occurrences` of its name, calls
+only) that still fit the *old* arity and not the new one "don't match yet".
+The next one (after the cursor, else the first) is offered:
+
+- a parameter removed at a known position and the call passes every
+  argument positionally → an ``edit`` deleting that argument (derivable);
+- otherwise (a parameter added: its value is the developer's to write) →
+  a ``jump`` to the call's arguments (only clients advertising ``jump``
+  receive it).
+
+Silence when: the newest edit is not in a parameter list; the count did not
+change (a rename or an annotation: the rename suggester's business);
+variadic parameters (``*args``, ``...rest``) make arity meaningless; every
+call already fits.
+
+Must not know about LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+
+from nextedit.suggest.base import Proposal, SuggestContext
+from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+
+__all__ = ["SignatureSuggester", "split_parameters"]
+
+log = logging.getLogger(__name__)
+
+_CALL_TYPES = frozenset({"call", "call_expression", "method_invocation", "new_expression", "object_creation_expression"})
+_MEMBER_TYPES = frozenset({"attribute", "member_expression", "field_expression", "selector_expression", "scoped_identifier"})
+_SELF = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?self|mut\s+self|self|cls|this)\b")
+_VARIADIC = re.compile(r"^\s*(?:\*|\.\.\.|&rest\b)|\.\.\.\s*\w*\s*$|^\s*/\s*$")
+_NAME = re.compile(r"[^\W\d][\w$]*")
+# how many newest edits may carry the evidence
+_LOOKBACK = 2
+
+
+_LIFETIME = re.compile(r"'[A-Za-z_]\w*(?!['\w])")
+
+
+def split_parameters(text: str) -> list[str] | None:
+    """The top-level comma-separated pieces of a parameter list (outer brackets
+    dropped); ``None`` when its brackets or quotes do not balance."""
+    body = text.strip()
+    if body[:1] in "([" and body[-1:] in ")]":
+        body = body[1:-1]
+    pieces: list[str] = []
+    depth = 0
+    current: list[str] = []
+    quote: str | None = None
+    for i, ch in enumerate(body):
+        if quote:
+            current.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch == "'" and _LIFETIME.match(body, i):
+            pass  # a Rust lifetime, not a quote
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            pieces.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    if depth != 0 or quote is not None:
+        return None
+    pieces.append("".join(current).strip())
+    return [p for p in pieces if p and not p.startswith("#") and not p.startswith("//")]
+
+
+def _arity(pieces: list[str] | None) -> tuple[int, int] | None:
+    """``(required, total)`` parameters, receivers left out; ``None`` when variadic
+    or unparsable."""
+    if pieces is None:
+        return None
+    required = total = 0
+    for piece in pieces:
+        if _SELF.match(piece):
+            continue
+        if _VARIADIC.search(piece):
+            return None
+        total += 1
+        if "=" not in piece.replace("==", "").replace("=>", "").replace(">=", "").replace("<=", "") and "?" not in piece.split(":")[0]:
+            required += 1
+    return required, total
+
+
+def _param_name(piece: str) -> str:
+    match = _NAME.search(piece.lstrip("&*").replace("mut ", ""))
+    return match.group() if match else piece
+
+
+class SignatureSuggester:
+    """After a parameter is added or removed, leads to the calls that don't match yet."""
+
+    name = "signature"
+
+    def propose(self, context: SuggestContext) -> Proposal:
+        state = context.state
+        if state.syntax is None or not context.edits:
+            return SilenceReason.NO_EVIDENCE
+        for edit in reversed(context.edits[-_LOOKBACK:]):
+            if context.cancelled():
+                return SilenceReason.CANCELLED
+            try:
+                result = self._for_edit(context, edit)
+            except Exception:  # noqa: BLE001 - evidence parsing must never sink the request
+                log.exception("signature: failed")
+                return SilenceReason.NO_EVIDENCE
+            if result is not None:
+                return result
+        return SilenceReason.NO_EVIDENCE
+
+    def _for_edit(self, context: SuggestContext, edit) -> Proposal | None:  # type: ignore[no-untyped-def]
+        from nextedit.syntax import scopes
+
+        state = context.state
+        document = context.document
+        text = document.text
+        source = document.source_bytes
+        start_b = document.byte_offset_at(edit.start_cp)
+        end_b = document.byte_offset_at(edit.new_end_cp)
+        node = scopes.enclosing_node(state.syntax, start_b, end_b)
+        params = None
+        while node is not None:
+            parent = node.parent
+            if parent is not None and parent.child_by_field_name("parameters") is not None:
+                candidate = parent.child_by_field_name("parameters")
+                if candidate.start_byte == node.start_byte and candidate.end_byte == node.end_byte:
+                    params = node
+                    break
+            node = parent
+        if params is None or not (params.start_byte <= start_b and end_b <= params.end_byte):
+            return None
+        definition = params.parent
+        name_node = definition.child_by_field_name("name")
+        if name_node is None:
+            return None
+        fname = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
+        p_start = document.cp_offset_at_byte(params.start_byte)
+        p_end = document.cp_offset_at_byte(params.end_byte)
+        now_text = text[p_start:p_end]
+        before_text = now_text[: edit.start_cp - p_start] + edit.old_text + now_text[edit.new_end_cp - p_start :]
+        before_pieces, now_pieces = split_parameters(before_text), split_parameters(now_text)
+        before, now = _arity(before_pieces), _arity(now_pieces)
+        if before is None or now is None or before[1] == now[1]:
+            return None
+        assert before_pieces is not None and now_pieces is not None
+        owner = _owner_name(definition, source)
+        unique = _definitions_named(state.syntax.root, source, fname) <= 1
+
+        ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte) or []
+        root = state.syntax.root
+        pending = []
+        for s, e in ranges:
+            if s == name_node.start_byte:
+                continue
+            ident = root.named_descendant_for_byte_range(s, e)
+            call = _call_of(ident)
+            if call is None or not _same_callee(call, ident, source, owner, unique):
+                continue
+            args = call.child_by_field_name("arguments")
+            if args is None:
+                continue
+            arg_nodes = [c for c in args.named_children if "comment" not in c.type]
+            n = len(arg_nodes)
+            fits_old = before[0] <= n <= before[1]
+            fits_new = now[0] <= n <= now[1]
+            if fits_old and not fits_new:
+                pending.append((call, args, arg_nodes))
+        if not pending:
+            return SilenceReason.NO_CANDIDATES
+
+        after_cursor = [p for p in pending if p[1].start_byte >= document.byte_offset_at(context.cursor_cp)]
+        call, args, arg_nodes = (after_cursor or pending)[0]
+        line = document.line_of(edit.start_cp) + 1
+        call_cp = document.cp_offset_at_byte(args.start_byte)
+        call_line = document.line_of(call_cp) + 1
+        change = "removed" if now[1] < before[1] else "added"
+        evidence = (
+            f"edit #{edit.seq} at line {line}: parameters of `{fname}` {before_text.strip()} → {now_text.strip()}",
+            f"parameter {change}: the call at line {call_line} still passes {len(arg_nodes)} argument(s)",
+            f"{len(pending)} call(s) not updated yet",
+        )
+        fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()}->{now_text.strip()}"
+
+        removed = _removed_index(before_pieces, now_pieces)
+        positional = all(c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes)
+        if change == "removed" and removed is not None and positional and len(arg_nodes) == before[1]:
+            i = removed
+            if i + 1 < len(arg_nodes):
+                s_cp = document.cp_offset_at_byte(arg_nodes[i].start_byte)
+                e_cp = document.cp_offset_at_byte(arg_nodes[i + 1].start_byte)
+            elif i > 0:
+                s_cp = document.cp_offset_at_byte(arg_nodes[i - 1].end_byte)
+                e_cp = document.cp_offset_at_byte(arg_nodes[i].end_byte)
+            else:
+                s_cp = document.cp_offset_at_byte(arg_nodes[i].start_byte)
+                e_cp = document.cp_offset_at_byte(arg_nodes[i].end_byte)
+            return [
+                Candidate(
+                    kind="edit",
+                    uri=context.uri,
+                    edits=(TextEditCp(s_cp, e_cp, ""),),
+                    score=0.8,
+                    suggester=self.name,
+                    evidence=evidence + (f"argument {i + 1} dropped like parameter `{_param_name(before_pieces[i])}`",),
+                    fingerprint=f"{fingerprint}:{call_line}",
+                    cursor_cp=s_cp,
+                    extra={"function": fname},
+                )
+            ]
+        return [
+            Candidate(
+                kind="jump",
+                uri=context.uri,
+                edits=(),
+                score=0.7,
+                suggester=self.name,
+                evidence=evidence,
+                fingerprint=f"{fingerprint}:{call_line}",
+                target_cp=call_cp,
+                extra={"function": fname},
+            )
+        ]
+
+
+def _call_of(ident):  # type: ignore[no-untyped-def]
+    """The call node whose callee is ``ident`` (``f(…)``, ``obj.f(…)``, ``T::f(…)``)."""
+    if ident is None or ident.parent is None:
+        return None
+    parent = ident.parent
+    if parent.type in _CALL_TYPES:
+        for field in ("function", "name", "constructor", "type"):
+            callee = parent.child_by_field_name(field)
+            if callee is not None and callee.id == ident.id:
+                return parent
+        return None
+    if parent.type in _MEMBER_TYPES and parent.parent is not None and parent.parent.type in _CALL_TYPES:
+        callee = parent.parent.child_by_field_name("function")
+        if callee is not None and callee.id == parent.id:
+            # the member part, not the receiver
+            first = parent.named_children[0] if parent.named_children else None
+            if first is None or first.id != ident.id:
+                return parent.parent
+    return None
+
+
+_OWNERS = frozenset({"impl_item", "trait_item", "class_definition", "class_declaration", "class_specifier",
+                     "struct_specifier", "interface_declaration", "class_body", "class"})
+
+
+def _owner_name(definition, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]
+    """The type a method is defined in (``impl Foo``, ``class Foo``), else ``None``."""
+    anc = definition.parent
+    while anc is not None:
+        if anc.type in _OWNERS:
+            if anc.type == "class_body" and anc.parent is not None:
+                anc = anc.parent
+            node = anc.child_by_field_name("type") or anc.child_by_field_name("name")
+            if node is None:
+                return None
+            return source[node.start_byte : node.end_byte].split(b"<")[0].strip()
+        if anc.child_by_field_name("parameters") is not None:
+            return None  # a nested function
+        anc = anc.parent
+    return None
+
+
+def _definitions_named(root, source: bytes, name: str) -> int:  # type: ignore[no-untyped-def]
+    """How many function definitions in the file are named ``name`` (cheap text scan first)."""
+    pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(name.encode()) + rb"\b")
+    count = len(pattern.findall(source))
+    return count if count else 1
+
+
+def _same_callee(call, ident, source: bytes, owner: bytes | None, unique: bool) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``call`` calls the changed function (not a same-named one of another type)."""
+    parent = ident.parent
+    if parent is None or parent.id == call.id:
+        return owner is None or unique
+    if parent.type == "scoped_identifier":
+        path = parent.child_by_field_name("path")
+        text = source[path.start_byte : path.end_byte].split(b"<")[0] if path is not None else b""
+        last = re.split(rb"::", text)[-1].strip()
+        return owner is not None and last in (owner, b"Self")
+    # obj.f(…): the receiver's type is unknown; only when the name is unambiguous
+    return unique
+
+
+def _removed_index(before: list[str], now: list[str]) -> int | None:
+    """Index (receivers left out) of the one parameter removed, by name."""
+    b = [_param_name(p) for p in before if not _SELF.match(p)]
+    a = [_param_name(p) for p in now if not _SELF.match(p)]
+    if len(b) != len(a) + 1:
+        return None
+    matcher = difflib.SequenceMatcher(None, b, a, autojunk=False)
+    gone = [i for op, i1, i2, _, _ in matcher.get_opcodes() if op == "delete" for i in range(i1, i2)]
+    return gone[0] if len(gone) == 1 else None

@@ -1,0 +1,118 @@
+"""After a signature change, the call sites that don't match yet (through Session)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.suggest.signature import split_parameters
+from nextedit.text import PositionEncoding
+from tests.nes_helpers import Editor, apply_edits_to
+
+ENC = PositionEncoding.UTF16
+JUMP = SuggestionKinds(jump=True)
+
+
+def test_split_parameters_respects_nesting():
+    assert split_parameters("(a, b: dict[str, int] = {}, c=(1, 2))") == ["a", "b: dict[str, int] = {}", "c=(1, 2)"]
+    assert split_parameters("()") == []
+
+
+PY = "def area(width, height, unit):\n    return width * height\n\n\ndef main():\n    a = area(1, 2, 'm')\n    b = area(3, 4, 'cm')\n    return a + b\n"
+
+
+def test_removed_parameter_drops_the_argument_at_the_next_call():
+    uri = "file:///w/a.py"
+    editor = Editor()
+    editor.open(uri, "python", PY)
+    i = PY.index(", unit")
+    cursor = editor.replace(uri, i, i + len(", unit"), "")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "signature" and out[0].kind == "edit"
+    assert apply_edits_to(editor.text(uri), out[0], ENC).count("area(1, 2)") == 1
+    assert any(e.startswith("edit #") and "parameters of `area`" in e for e in out[0].evidence)
+
+
+@pytest.mark.parametrize(
+    ("language_id", "uri", "text", "param", "call"),
+    [
+        ("rust", "file:///w/a.rs", "fn area(w: i32, h: i32, unit: &str) -> i32 { w * h }\n\nfn main() {\n    let a = area(1, 2, \"m\");\n}\n", ", unit: &str", 'area(1, 2, "m")'),
+        ("go", "file:///w/a.go", "package m\n\nfunc area(w int, h int, unit string) int { return w * h }\n\nfunc g() int { return area(1, 2, \"m\") }\n", ", unit string", 'area(1, 2, "m")'),
+        ("typescript", "file:///w/a.ts", "function area(w: number, h: number, unit: string) { return w * h; }\nconst a = area(1, 2, 'm');\n", ", unit: string", "area(1, 2, 'm')"),
+        ("java", "file:///w/A.java", "class A {\n  int area(int w, int h, String unit) { return w * h; }\n  int g() { return this.area(1, 2, \"m\"); }\n}\n", ", String unit", 'area(1, 2, "m")'),
+    ],
+)
+def test_removed_parameter_in_other_languages(language_id, uri, text, param, call):
+    editor = Editor()
+    editor.open(uri, language_id, text)
+    i = text.index(param)
+    cursor = editor.replace(uri, i, i + len(param), "")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "signature", [s.to_record() for s in out]
+    assert "area(1, 2)" in apply_edits_to(editor.text(uri), out[0], ENC)
+
+
+def test_added_parameter_jumps_to_the_next_call_when_jump_is_advertised():
+    text = "def area(width):\n    return width\n\n\ndef main():\n    a = area(1)\n    b = area(2)\n    return a\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    cursor = editor.type(uri, text.index("width)") + 5, ", height")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].kind == "jump" and out[0].suggester == "signature"
+    assert out[0].position.line == 5  # the call's own line
+    # without jump: nothing to write, so nothing
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.type(uri, text.index("width)") + 5, ", height")
+    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+
+
+def test_added_parameter_with_a_default_needs_no_call_change():
+    text = "def area(width):\n    return width\n\n\nprint(area(1))\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    cursor = editor.type(uri, text.index("width)") + 5, ", unit=None")
+    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+
+
+def test_annotation_only_change_is_silent():
+    text = "def area(width, height):\n    return width\n\n\nprint(area(1, 2))\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    cursor = editor.type(uri, text.index(", height"), ": int")
+    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+
+
+def test_calls_already_updated_are_left_alone():
+    text = "def area(w, h):\n    return w\n\n\nprint(area(1))\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    i = text.index(", h)")
+    cursor = editor.replace(uri, i, i + 3, "")
+    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+
+
+def test_variadic_signature_is_silent():
+    text = "def log(msg, *args):\n    print(msg)\n\n\nlog('a', 1, 2)\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    i = text.index("msg, ")
+    cursor = editor.type(uri, i + 3, ", level")
+    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+
+
+def test_method_receiver_is_not_a_parameter():
+    text = "class A:\n    def run(self, a, b):\n        return a\n\n\ndef go(x):\n    return x.run(1, 2)\n"
+    uri = "file:///w/a.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    i = text.index(", b)")
+    cursor = editor.replace(uri, i, i + 3, "")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "signature"
+    assert "x.run(1)" in apply_edits_to(editor.text(uri), out[0], ENC)

@@ -1,0 +1,265 @@
+"""Rename precision, through a real Session: bindings the syntax layer resolves
+too widely, partial renames, bounded ``edit`` fallbacks, field shorthands,
+evidence strings and diagnostics."""
+
+from __future__ import annotations
+
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.text import PositionEncoding, Range
+from tests.nes_helpers import Editor, apply_edits_to, apply_suggestion
+from tests.test_rename import check, parse_fixture
+
+ENC = PositionEncoding.UTF16
+
+
+def test_python_except_alias_is_its_own_binding_per_clause():
+    fixture = '''\
+def on_failure(self, e):
+    try:
+        return super().on_failure(e)
+    except BadRequest as ⟦e⟧:
+        if debug:
+            raise
+        raise BadRequest() from ‹e›
+    except KeyError as e:
+        log(e)
+'''
+    check("python", "file:///w/wrappers.py", fixture, "ebr")
+
+
+def test_python_except_alias_renamed_from_a_use_stays_in_its_clause():
+    fixture = '''\
+def load(e):
+    try:
+        return parse(e)
+    except ValueError as ‹e›:
+        raise Invalid() from ⟦e⟧
+'''
+    check("python", "file:///w/load.py", fixture, "exc")
+
+
+def test_parameter_renamed_outside_the_except_clauses_leaves_them_alone():
+    fixture = '''\
+def load(⟦e⟧):
+    try:
+        return parse(‹e›)
+    except ValueError as e:
+        raise Invalid() from e
+'''
+    check("python", "file:///w/load.py", fixture, "entry")
+
+
+def test_occurrence_kept_in_a_rewritten_hunk_means_a_partial_rename():
+    """``rule = make(rule)`` → ``rule_obj = make(rule)``: the developer kept
+    the argument; renaming the parameter would be wrong: silence."""
+    text = "def add(rule, methods):\n    rule = make(rule, methods)\n    rule.options = 1\n    register(rule)\n"
+    uri = "file:///w/app.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    start = text.index("    rule = make")
+    end = text.index("    register")
+    hunk = "    rule_obj = make(rule, methods)\n    rule_obj.options = 1\n"
+    editor.replace(uri, start, end, hunk)
+    assert editor.suggest(uri, start + len(hunk)) == []
+
+
+def test_whole_hunk_rename_without_kept_occurrences_still_suggests():
+    text = "def add(rule, methods):\n    x = make(rule, methods)\n    x.options = 1\n    register(x)\n"
+    uri = "file:///w/app.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    start = text.index("    x = make")
+    end = text.index("    register")
+    hunk = "    obj = make(rule, methods)\n    obj.options = 1\n"
+    editor.replace(uri, start, end, hunk)
+    out = editor.suggest(uri, start + len(hunk))
+    assert out and out[0].suggester == "rename"
+    assert apply_edits_to(editor.text(uri), out[0], ENC).endswith("    register(obj)\n")
+
+
+def test_skipped_occurrence_between_renamed_sites_offers_only_the_next_one():
+    text = "def f(total):\n    a = total\n    b = total\n    c = total\n    d = total\n    return total\n"
+    uri = "file:///w/s.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    # rename the 2nd and the 4th use, skip the 3rd
+    for line in (4, 2):
+        cp = sum(len(x) + 1 for x in text.split("\n")[:line]) + len("    a = ")
+        cursor = editor.rename_at(uri, cp, "total", "sum_")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename"
+    lines = [e.range.start.line for e in out[0].edits]
+    assert len(lines) == 1 and lines[0] not in (3,)  # never the skipped one
+
+
+def test_rust_path_rename_only_touches_the_same_path():
+    fixture = '''\
+struct Types { matches: Arc<Pool<Vec<usize>>> }
+
+impl Types {
+    fn new() -> Types {
+        Types { matches: Arc::new(Pool::⟦new⟧(|| vec![])) }
+    }
+
+    fn empty() -> Types {
+        Types { matches: Arc::new(Pool::‹new›(|| Vec::new())) }
+    }
+}
+'''
+    check("rust", "file:///w/types.rs", fixture, "with_capacity", kinds=SuggestionKinds(rename=True))
+
+
+def test_rust_field_shorthand_is_expanded_and_collapsed():
+    text = '''\
+fn build() -> Worker {
+    let mut cmd_builder = Builder::new();
+    cmd_builder.async_stderr(true);
+    Worker { command_builder: cmd_builder, other: 1 }
+}
+
+fn build2() -> Other {
+    let mut cmd = Builder::new();
+    cmd.go();
+    Other { cmd }
+}
+'''
+    uri = "file:///w/search.rs"
+    editor = Editor()
+    editor.open(uri, "rust", text)
+    site = text.index("cmd_builder")
+    cursor = editor.rename_at(uri, site, "cmd_builder", "command_builder")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename"
+    result = apply_edits_to(editor.text(uri), out[0], ENC)
+    assert "    command_builder.async_stderr(true);\n    Worker { command_builder, other: 1 }" in result
+
+    editor = Editor()
+    editor.open(uri, "rust", text)
+    site = text.index("cmd = ")
+    cursor = editor.rename_at(uri, site, "cmd", "builder")
+    out = editor.suggest(uri, cursor)
+    assert out
+    result = apply_edits_to(editor.text(uri), out[0], ENC)
+    assert "    builder.go();\n    Other { cmd: builder }" in result
+
+
+def test_typescript_object_shorthand_is_expanded():
+    text = "export function make() {\n  const cache = new Map();\n  return { cache, size: 1 };\n}\n"
+    uri = "file:///w/make.ts"
+    editor = Editor()
+    editor.open(uri, "typescript", text)
+    site = text.index("cache")
+    cursor = editor.rename_at(uri, site, "cache", "store")
+    out = editor.suggest(uri, cursor)
+    assert out
+    assert "return { cache: store, size: 1 };" in apply_edits_to(editor.text(uri), out[0], ENC)
+
+
+def test_same_named_local_in_another_function_is_untouched():
+    fixture = '''\
+function first(items: number[]): number {
+  let ⟦total⟧ = 0;
+  for (const item of items) { ‹total› += item; }
+  return ‹total›;
+}
+
+function second(items: number[]): number {
+  let total = 1;
+  return total;
+}
+'''
+    check("typescript", "file:///w/t.ts", fixture, "sum")
+
+
+def test_evidence_names_the_developer_edit():
+    fixture = "def f(⟦count⟧):\n    return ‹count› + 1\n"
+    editor, first = check("python", "file:///w/e.py", fixture, "total")
+    assert first is not None
+    assert any(e.startswith("edit #") and "at line 1: `count`→`total`" in e for e in first.evidence), first.evidence
+
+
+def test_diagnostic_trigger_prefers_the_group_of_the_diagnosed_occurrence():
+    text = (
+        "def load(path):\n    return open(path).read()\n\n\n"
+        "def main():\n    return load('a')\n\n\n"
+        "def other():\n    x = load('b')\n    return x\n"
+    )
+    uri = "file:///w/io.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, text.index("load"), "load", "read_file")
+    # without a diagnostic: the nearest group (main's use)
+    plain = editor.suggest(uri, cursor)
+    assert plain and [e.range.start.line for e in plain[0].edits] == [5]
+    # the editor reports `load` undefined in other(): that use first
+    doc = editor.session.documents[uri].document
+    cp = doc.text.index("load('b')")
+    rng = Range(doc.position_at(cp, ENC), doc.position_at(cp + 4, ENC))
+    out = editor.suggest(
+        uri, cursor, trigger_kind="diagnostic", diagnostics=[(uri, rng, "error", "undefined name 'load'")]
+    )
+    assert out and out[0].suggester == "rename"
+    assert [e.range.start.line for e in out[0].edits] == [9]
+    assert any("fixes the diagnostic" in e for e in out[0].evidence)
+
+
+def test_diagnostic_elsewhere_does_not_change_the_answer():
+    text = "def load(path):\n    return path\n\n\ndef main():\n    return load('a')\n"
+    uri = "file:///w/io.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, text.index("load"), "load", "read")
+    doc = editor.session.documents[uri].document
+    rng = Range(doc.position_at(0, ENC), doc.position_at(3, ENC))
+    out = editor.suggest(uri, cursor, trigger_kind="diagnostic", diagnostics=[(uri, rng, "warning", "style")])
+    assert out and [e.range.start.line for e in out[0].edits] == [5]
+
+
+def test_nes_loop_renames_everything_then_goes_silent():
+    text = (
+        "class Box:\n    def __init__(self):\n        self.size = 0\n\n"
+        "    def grow(self):\n        self.size += 1\n\n"
+        "    def show(self):\n        return self.size\n"
+    )
+    uri = "file:///w/box.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, text.index("size"), "size", "volume")
+    for _ in range(4):
+        out = editor.suggest(uri, cursor)
+        if not out:
+            break
+        assert out[0].suggester == "rename"
+        apply_suggestion(editor.session, out[0])
+    assert "size" not in editor.text(uri)
+    assert editor.suggest(uri, cursor) == []
+
+
+def test_cross_file_rename_of_an_exported_typescript_function():
+    lib = "export function fetchAll(url: string) {\n  return url;\n}\n"
+    app = (
+        "import { fetchAll } from './lib';\n\nexport function main() {\n  return fetchAll('x'); // fetchAll\n}\n\n"
+        "function local() {\n  const fetchAll = 1;\n  return fetchAll;\n}\n"
+    )
+    editor = Editor()
+    editor.open("file:///w/lib.ts", "typescript", lib)
+    editor.open("file:///w/app.ts", "typescript", app)
+    cursor = editor.rename_at("file:///w/lib.ts", lib.index("fetchAll"), "fetchAll", "loadAll")
+    out = editor.suggest("file:///w/lib.ts", cursor)
+    cross = [s for s in out if s.uri == "file:///w/app.ts"]
+    assert cross, [s.to_record() for s in out]
+    result = apply_edits_to(app, cross[0], ENC)
+    assert result.startswith("import { loadAll } from './lib';")
+    assert "return loadAll('x'); // fetchAll" in result
+    assert "const fetchAll = 1;\n  return fetchAll;" in result
+
+
+def test_local_rename_never_reaches_other_documents():
+    lib = "def f():\n    value = 1\n    return value\n"
+    app = "from lib import value\n\nprint(value)\n"
+    editor = Editor()
+    editor.open("file:///w/lib.py", "python", lib)
+    editor.open("file:///w/app.py", "python", app)
+    cursor = editor.rename_at("file:///w/lib.py", lib.index("value"), "value", "amount")
+    out = editor.suggest("file:///w/lib.py", cursor)
+    assert out and all(s.uri == "file:///w/lib.py" for s in out)
