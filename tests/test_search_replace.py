@@ -30,8 +30,12 @@ fn d() { ERRORED.store(true, Ordering::SeqCst); }
 def test_literal_search_and_replace_expands_to_exactly_the_sites() -> None:
     ed = Editor(RUST)
     ed.change("MESSAGES.load(Ordering::SeqCst)", "MESSAGES.load(Ordering::Relaxed)")
+    # one example: a single-site edit at most, never a whole-file replacement
     proposals = ed.suggest()
-    assert proposals
+    assert proposals and search_replace_for(ed.text, proposals[0]) is None
+    ed.change("MESSAGES.store(yes, Ordering::SeqCst)", "MESSAGES.store(yes, Ordering::Relaxed)")
+    proposals = ed.suggest()
+    assert proposals and proposals[0].rule.evidence == 2
     found = search_replace_for(ed.text, proposals[0])
     assert found is not None
     search, replace, is_regex, edits = found
@@ -82,9 +86,11 @@ def test_pattern_never_touches_a_similar_longer_name() -> None:
         "b = old_api_call(2)\n"
         "c = my_old_api_call(3)\n"
         "d = old_api_call(4)\n"
+        "e = old_api_call(5)\n"
     )
     ed = Editor(text)
     ed.change("a = old_api_call(1)", "a = client.api_call(1)")
+    ed.change("b = old_api_call(2)", "b = client.api_call(2)")
     proposals = ed.suggest()
     assert proposals
     found = search_replace_for(ed.text, proposals[0])
@@ -93,7 +99,7 @@ def test_pattern_never_touches_a_similar_longer_name() -> None:
     assert expand(ed.text, search, replace, is_regex) == edits
     after = _apply(ed.text, edits)
     assert "my_old_api_call(3)" in after
-    assert after.count("client.api_call(") == 3
+    assert after.count("client.api_call(") == 4
 
 
 def test_bare_literal_falls_back_to_a_bounded_regex() -> None:
@@ -121,6 +127,7 @@ def test_one_site_is_not_a_search_and_replace() -> None:
 def test_suggester_needs_the_client_capability() -> None:
     ed = Editor(RUST)
     ed.change("MESSAGES.load(Ordering::SeqCst)", "MESSAGES.load(Ordering::Relaxed)")
+    ed.change("MESSAGES.store(yes, Ordering::SeqCst)", "MESSAGES.store(yes, Ordering::Relaxed)")
     assert SearchReplaceSuggester().propose(_context(ed)) == SilenceReason.FILTERED
     result = SearchReplaceSuggester().propose(_context(ed, SuggestionKinds(search_and_replace=True)))
     assert isinstance(result, list) and len(result) == 1

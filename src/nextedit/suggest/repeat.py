@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nextedit.suggest.base import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
-from nextedit.suggest.repeat_synth import PastEdit, synthesize
+from nextedit.suggest.repeat_synth import PastEdit, node_category, synthesize
+from nextedit.syntax import enclosing_node
 from nextedit.suggest.repeat_synth import Proposal as RuleProposal
 
 __all__ = ["RepeatEditSuggester", "repeat_proposals", "repeat_fingerprint"]
@@ -70,7 +71,9 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
         return cached
     past = _past_edits(edits)
     try:
-        proposals = synthesize(context.text, past, context.cursor_cp)
+        proposals = synthesize(
+            context.text, past, context.cursor_cp, cancelled=context.cancelled, category=_categorizer(context)
+        )
     except Exception:  # never cost the other suggesters
         log.exception("repeat synthesis failed for %s", context.uri)
         proposals = []
@@ -78,6 +81,31 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return proposals
+
+
+def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
+    """``(start_cp, end_cp) -> (coarse, fine)`` context of a span, from the
+    nodes of the request document's syntax tree strictly enclosing it."""
+    tree = context.syntax
+    if tree is None:
+        return None
+    document = context.document
+
+    def category(start: int, end: int) -> tuple[str, str | None] | None:
+        try:
+            bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
+            node = enclosing_node(tree, bs, be)
+        except Exception:  # noqa: BLE001 - a stale tree must not cost the suggestion
+            return None
+        while node is not None and node.start_byte == bs and node.end_byte == be:
+            node = node.parent  # the span itself: its context is above it
+        types: list[str] = []
+        while node is not None and len(types) < 3:
+            types.append(node.type)
+            node = node.parent
+        return node_category(types) if types else None
+
+    return category
 
 
 def _past_edits(edits: Sequence[object]) -> list[PastEdit]:

@@ -22,13 +22,31 @@ How a rule is chosen (precision first):
   more than a few sites; a rule that stays ambiguous (a lone ``(``, ``,``, an
   operator) is only used when a second example agrees with it;
 * two examples with the same change are anti-unified: the context they share
-  token for token is kept, identifiers/literals that differ become holes.
+  token for token is kept, identifiers/literals that differ become holes;
+* one example that types in a new value (a string or number that is not an
+  old one extended) is data, not a pattern: it waits for a second example;
+* with a syntax tree, a site must sit in the example's context: never from
+  code into a string or comment, and — unless the change only substitutes
+  identifiers — in the same kind of list (call arguments, parameters,
+  imports, attributes);
+* negative evidence: when the developer works down the file, a matching site
+  between two examples that they left unchanged means the rule is not
+  universal — no suggestion from it.
+
+Cost is bounded by the edit and the number of matches, never by the file: the
+context window is clipped to ``_WINDOW_CHARS`` around the edit; sites are
+found by ``str.find`` of the pattern's longest literal (C speed) and the regex
+runs only over the lines around each occurrence; lines longer than
+``_MAX_REGION_CHARS`` are skipped (the proposal is then marked incomplete and
+never offered as search-and-replace); occurrences, rules scanned and sites are
+capped, and ``cancelled()`` is checked as it goes.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from nextedit.suggest.repeat_tokens import IDENT, NUMBER, STRING, Tok, tokenize
@@ -53,6 +71,14 @@ _MAX_SITES_TWO_EXAMPLES = 60
 # limits to keep the cost bounded by the edit size
 _MAX_EDIT_CHARS = 2000
 _MAX_CONTEXT_TOKENS = 8
+# the context window never reaches further than this many chars from the edit
+# (a 1 MB line is never tokenized whole)
+_WINDOW_CHARS = 400
+# a site region (the lines a match may span) longer than this is skipped
+_MAX_REGION_CHARS = 4000
+# anchor occurrences examined per rule; rules scanned per request
+_MAX_ANCHOR_HITS = 2000
+_MAX_RULE_SCANS = 150
 
 _HOLE_PATTERNS = {
     IDENT: r"[^\W\d]\w*",
@@ -92,6 +118,7 @@ class EditExample:
     a_toks: list[Tok]
     p: int
     s: int
+    clipped: bool = False  # the window was cut short of whole lines
 
     @property
     def old_toks(self) -> list[Tok]:
@@ -115,9 +142,15 @@ class Rule:
     evidence: int  # how many examples agree
     specificity: float
     examples: tuple[PastEdit, ...]
-    regex: re.Pattern[str] = field(compare=False, hash=False, repr=False)
+    compiled: re.Pattern[str] | None = field(compare=False, hash=False, repr=False)
     replacement: str = field(compare=False, hash=False, repr=False, default="")
     info: dict = field(compare=False, hash=False, repr=False, default_factory=dict)
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The before template as a regex, compiled on first use (most rules
+        are judged unacceptable before any search)."""
+        return self.compiled if self.compiled is not None else _compile(self.before, self.hole_kinds)
 
     @property
     def before_text(self) -> str:
@@ -147,6 +180,7 @@ class Proposal:
     rule: Rule
     sites: tuple[Site, ...]  # every remaining site, nearest after the cursor first
     score: float
+    complete: bool = True  # False: part of the text was not searched (long lines, caps)
 
 
 def _render(parts: Sequence[str | int], kinds: Sequence[str]) -> str:
@@ -161,21 +195,25 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _lines_back(text: str, pos: int, n: int) -> int:
-    start = _line_start(text, pos)
+def _lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
+    """Start of the line ``n`` lines above ``pos`` (never searching below ``floor``)."""
+    floor = max(0, floor)
+    start = text.rfind("\n", floor, pos) + 1 or floor
     for _ in range(n):
-        if start == 0:
+        if start <= floor:
             break
-        start = _line_start(text, start - 1)
+        start = text.rfind("\n", floor, start - 1) + 1 or floor
     return start
 
 
-def _lines_forward(text: str, pos: int, n: int) -> int:
+def _lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> int:
+    """End (after the newline) of the line ``n`` lines below ``pos`` (never searching past ``ceiling``)."""
+    ceiling = len(text) if ceiling is None else min(ceiling, len(text))
     end = pos
     for _ in range(n + 1):
-        nl = text.find("\n", end)
+        nl = text.find("\n", end, ceiling)
         if nl < 0:
-            return len(text)
+            return ceiling
         end = nl + 1
     return end
 
@@ -193,16 +231,22 @@ def trim_edit(old: str, new: str) -> tuple[int, int, int]:
 
 
 def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
-    """Widen ``edit`` (already applied to ``text``) to tokens with context."""
-    if edit.new_end > len(text) or text[edit.start : edit.new_end] != edit.new:
-        return None
+    """Widen ``edit`` (already applied to ``text``) to tokens with context.
+
+    The window is a few lines around the edit, clipped to ``_WINDOW_CHARS``
+    on each side: its cost is bounded by the edit, not by the line or file.
+    A token cut by a clipped window edge is dropped."""
     if len(edit.old) > _MAX_EDIT_CHARS or len(edit.new) > _MAX_EDIT_CHARS:
+        return None
+    if edit.new_end > len(text) or not text.startswith(edit.new, edit.start):
         return None
     pre, suf, _ = trim_edit(edit.old, edit.new)
     if pre + suf >= len(edit.old) and pre + suf >= len(edit.new):
         return None  # no change
-    ws = _lines_back(text, edit.start, _WINDOW_LINES)
-    we = _lines_forward(text, edit.new_end, _WINDOW_LINES)
+    ws = max(_lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
+    we = min(_lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS)
+    clip_left = ws > 0 and text[ws - 1] != "\n"
+    clip_right = we < len(text) and text[we - 1] != "\n"
     after = text[ws:we]
     before = text[ws : edit.start] + edit.old + text[edit.new_end : we]
     # the changed char span, in window coordinates
@@ -211,6 +255,10 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     a_ce = edit.start - ws + len(edit.new) - suf
     b_toks = tokenize(before)
     a_toks = tokenize(after)
+    if clip_left and b_toks and a_toks and b_toks[0].end < cs:
+        b_toks, a_toks = b_toks[1:], a_toks[1:]
+    if clip_right and b_toks and a_toks and b_toks[-1].start > b_ce and a_toks[-1].start > a_ce:
+        b_toks, a_toks = b_toks[:-1], a_toks[:-1]
     # shared prefix: tokens ending at or before the change start (in both)
     p = 0
     while (
@@ -231,7 +279,7 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     ):
         s += 1
     # a change strictly inside whitespace (no token touched) is formatting
-    ex = EditExample(edit, ws, before, after, b_toks, a_toks, p, s)
+    ex = EditExample(edit, ws, before, after, b_toks, a_toks, p, s, clip_left or clip_right)
     if [t.text for t in ex.old_toks] == [t.text for t in ex.new_toks]:
         return None
     return ex
@@ -274,7 +322,8 @@ def _boundary_right(last: str) -> str:
     return r"(?![\w])" if last and (last[-1].isalnum() or last[-1] == "_") else ""
 
 
-def _compile(before: Sequence[str | int], kinds: Sequence[str]) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=1024)
+def _compile(before: tuple[str | int, ...], kinds: tuple[str, ...]) -> re.Pattern[str]:
     seen: set[int] = set()
     parts: list[str] = []
     for part in before:
@@ -321,7 +370,7 @@ def _make_rule(
         evidence,
         specificity,
         examples,
-        _compile(before, kinds),
+        None,
         _replacement(after),
     )
 
@@ -411,7 +460,7 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
 
 def _line_rule(ex: EditExample) -> Rule | None:
     """The changed lines as a whole (indentation free): the most specific rule."""
-    if not ex.old_toks or not ex.new_toks:
+    if not ex.old_toks or not ex.new_toks or ex.clipped:
         return None
     b_first = ex.old_toks[0].start
     b_last = ex.old_toks[-1].end
@@ -438,7 +487,7 @@ def _line_rule(ex: EditExample) -> Rule | None:
     regex = re.compile(r"(?m)^(?P<ind>[ \t]*)" + re.escape(before) + r"(?=[ \t]*$)")
     spec = _specificity(tokenize(before))
     replacement = "\\g<ind>" + after.replace("\\", "\\\\")
-    rule = Rule((before,), (after,), (), 1, spec, (ex.edit,), regex, replacement)
+    rule = Rule((before,), (after,), (), 1, spec, (ex.edit,), regex, replacement)  # its own regex
     rule.info.update(_info(ex, ex.p, ex.s))
     rule.info["line_rule"] = True
     rule.info["indent"] = ex.before[bs : bs + ind_b]
@@ -600,8 +649,54 @@ def _au_rule(
     return r
 
 
-def _info(ex: EditExample, kl: int, kr: int) -> dict:
+def _literal_body(text: str) -> str:
+    return text.lstrip("rRbBuUfF").strip("\"'`")
+
+
+def _new_literal(old: Sequence[Tok], new: Sequence[Tok]) -> bool:
+    """The change types in a new value — a string or number that is not an
+    old one, nor an old string extended (``"failed"`` -> ``"failed: %w"``)."""
+    old_lits = [_literal_body(t.text) for t in old if t.kind in (STRING, NUMBER)]
+    for t in new:
+        if t.kind not in (STRING, NUMBER):
+            continue
+        body = _literal_body(t.text)
+        if any(body == o or (o and o in body) for o in old_lits):
+            continue
+        return True
+    return False
+
+
+def _example_info(ex: EditExample) -> dict:
+    """What a rule's acceptability needs of its example's change (independent
+    of the context width): computed once per example."""
+    cached = ex.__dict__.get("_change_info")
+    if cached is not None:
+        return cached
     old, new = ex.old_toks, ex.new_toks
+    b, a_text = ex.before, ex.after
+    line_b = b[b.rfind("\n", 0, old[0].start) + 1 : old[-1].end] if old else ""
+    line_a = a_text[a_text.rfind("\n", 0, new[0].start) + 1 : new[-1].end] if new else ""
+    stripped = (line_b or line_a).lstrip()
+    info = {
+        "prose": _prose(line_b) or _prose(line_a),
+        "comment": stripped.startswith(_COMMENT_STARTS),
+        "n_old": len(old),
+        "n_new": len(new),
+        "old_spec": _specificity(old),
+        "new_spec": _specificity(new),
+        "old_idents": sum(1 for t in old if t.kind in _SPECIFIC_KINDS),
+        "old_text": "".join(t.text for t in old),
+        "new_text": "".join(t.text for t in new),
+        "new_literal": _new_literal(old, new),
+        "substitution": len(old) == len(new) and all(t.kind == IDENT for t in (*old, *new)),
+        "single_ident": len(old) == 1 and len(new) == 1 and old[0].kind == IDENT and new[0].kind == IDENT,
+    }
+    ex.__dict__["_change_info"] = info  # frozen dataclass: a memo, not state
+    return info
+
+
+def _info(ex: EditExample, kl: int, kr: int) -> dict:
     # does the context reach the line boundaries?
     lo = ex.p - kl
     hi = len(ex.b_toks) - ex.s + kr
@@ -611,24 +706,15 @@ def _info(ex: EditExample, kl: int, kr: int) -> dict:
     le = b.find("\n", ex.b_toks[hi - 1].end) if hi > 0 else -1
     le = len(b) if le < 0 else le
     full_right = b[ex.b_toks[hi - 1].end : le].strip() == "" if hi > 0 else True
-    line_b = b[b.rfind("\n", 0, old[0].start) + 1 : old[-1].end] if old else ""
-    a_text = ex.after
-    line_a = a_text[a_text.rfind("\n", 0, new[0].start) + 1 : new[-1].end] if new else ""
-    stripped = (line_b or line_a).lstrip()
+    a_hi = len(ex.a_toks) - ex.s + kr
+    a_lo_cp = ex.a_toks[lo].start if lo < len(ex.a_toks) and lo < a_hi else ex.edit.start - ex.window_start
+    a_hi_cp = ex.a_toks[a_hi - 1].end if 0 < a_hi and lo < a_hi else a_lo_cp
     return {
-        "prose": _prose(line_b) or _prose(line_a),
-        "comment": stripped.startswith(_COMMENT_STARTS),
+        **_example_info(ex),
+        "a_span": (ex.window_start + a_lo_cp, ex.window_start + a_hi_cp),
         "kl": kl,
         "kr": kr,
-        "n_old": len(old),
-        "n_new": len(new),
-        "old_spec": _specificity(old),
-        "new_spec": _specificity(new),
         "full_line": full_left and full_right,
-        "old_idents": sum(1 for t in old if t.kind in _SPECIFIC_KINDS),
-        "old_text": "".join(t.text for t in old),
-        "new_text": "".join(t.text for t in new),
-        "single_ident": len(old) == 1 and len(new) == 1 and old[0].kind == IDENT and new[0].kind == IDENT,
     }
 
 
@@ -663,30 +749,118 @@ def _align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, s
     return start, end, new
 
 
-def _matches(text: str, rule: Rule):
-    """The rule's matches; a literal rule is located with ``str.find`` (C speed)
-    and only confirmed by the regex, so its cost is the number of occurrences."""
-    if not rule.literal or rule.info.get("line_rule") or len(rule.before) != 1:
-        yield from rule.regex.finditer(text)
-        return
-    literal = rule.before[0]
-    assert isinstance(literal, str)
-    pos = text.find(literal)
-    while pos >= 0:
-        m = rule.regex.match(text, pos)
-        if m is not None:
+class _Scan:
+    """Bookkeeping of one rule's site search: was it complete?"""
+
+    __slots__ = ("complete", "cancelled", "_tick")
+
+    def __init__(self, cancelled: Callable[[], bool] | None = None) -> None:
+        self.complete = True  # False: a long line skipped or the hit cap reached
+        self.cancelled = cancelled
+        self._tick = 0
+
+    def stop(self) -> bool:
+        self._tick += 1
+        if self.cancelled is not None and self._tick % 64 == 0 and self.cancelled():
+            self.complete = False
+            return True
+        return False
+
+
+def _anchor(rule: Rule) -> tuple[str, int, int] | None:
+    """The before template's longest literal piece (found with ``str.find``)
+    and how many line breaks the template has before / after it."""
+    cached = rule.info.get("_anchor")
+    if cached is not None:
+        return cached or None
+    parts = [p for p in rule.before if isinstance(p, str)]
+    best = max(parts, key=lambda p: (any(c.isalnum() for c in p), len(p.strip())), default="")
+    if not best.strip():
+        rule.info["_anchor"] = ()
+        return None
+    idx = next(i for i, p in enumerate(rule.before) if p is best)
+    nl_before = sum(p.count("\n") for p in rule.before[:idx] if isinstance(p, str))
+    nl_after = sum(p.count("\n") for p in rule.before[idx + 1 :] if isinstance(p, str))
+    found = (best, nl_before, nl_after)
+    rule.info["_anchor"] = found
+    return found
+
+
+def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tuple[int, int] | None:
+    """The lines a match around ``text[pos:end]`` may span; ``None`` when longer
+    than ``_MAX_REGION_CHARS`` (a minified or generated line)."""
+    floor = max(0, pos - _MAX_REGION_CHARS)
+    ls = _lines_back(text, pos, nl_before, floor)
+    if ls == floor and floor > 0 and text[floor - 1] != "\n":
+        return None
+    ceiling = min(len(text), end + _MAX_REGION_CHARS)
+    le = _lines_forward(text, end, nl_after, ceiling)
+    if le == ceiling and ceiling < len(text) and text[ceiling - 1] != "\n":
+        return None
+    return ls, le
+
+
+def _matches(text: str, rule: Rule, scan: _Scan):
+    """The rule's matches, left to right, non-overlapping. The longest literal
+    piece of the pattern is located with ``str.find`` (C speed) and the regex
+    runs only over the lines around each occurrence: the cost is one scan plus
+    the number of occurrences (capped), never a Python loop over the file."""
+    anchor = _anchor(rule)
+    if anchor is None:
+        for i, m in enumerate(rule.regex.finditer(text)):
+            if i >= _MAX_ANCHOR_HITS or scan.stop():
+                scan.complete = False
+                return
             yield m
-            pos = text.find(literal, m.end())
+        return
+    lit, nl_before, nl_after = anchor
+    last_end = -1
+    last_region = (-1, -1)
+    hits = 0
+    pos = text.find(lit)
+    while pos >= 0:
+        hits += 1
+        if hits > _MAX_ANCHOR_HITS or scan.stop():
+            scan.complete = False
+            return
+        region = _region(text, pos, pos + len(lit), nl_before, nl_after)
+        if region is None:
+            scan.complete = False
+        elif region != last_region:
+            last_region = region
+            for m in rule.regex.finditer(text, max(region[0], last_end), region[1]):
+                if m.start() < last_end:
+                    continue
+                last_end = m.end() if m.end() > m.start() else m.end() + 1
+                yield m
+        if region is None:  # skip the rest of the long line
+            nl = text.find("\n", pos)
+            pos = text.find(lit, nl + 1) if nl >= 0 else -1
         else:
-            pos = text.find(literal, pos + 1)
+            pos = text.find(lit, pos + 1)
 
 
 def find_sites(
     text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200
 ) -> list[Site]:
     """Every match of ``rule.before`` whose rewrite changes the text."""
+    return scan_sites(text, rule, exclude, limit)[0]
+
+
+def scan_sites(
+    text: str,
+    rule: Rule,
+    exclude: Sequence[tuple[int, int]] = (),
+    limit: int = 200,
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[list[Site], bool]:
+    """``(sites, complete)``: every match of ``rule.before`` whose rewrite
+    changes the text (at most ``limit + 1``); ``complete`` is False when part
+    of the text was not examined (a line too long, too many occurrences,
+    cancelled)."""
+    scan = _Scan(cancelled)
     sites: list[Site] = []
-    for m in _matches(text, rule):
+    for m in _matches(text, rule, scan):
         ms, me = m.start(), m.end()
         if any(ms < xe and xs < me or (xs == xe and ms <= xs <= me) for xs, xe in exclude):
             continue
@@ -719,7 +893,7 @@ def find_sites(
         sites.append(Site(start, end, new, ms, me, old))
         if len(sites) > limit:
             break
-    return sites
+    return sites, scan.complete
 
 
 def synthesize(
@@ -730,8 +904,15 @@ def synthesize(
     max_sources: int = 4,
     max_examples: int = 10,
     all_rules: bool = False,
+    cancelled: Callable[[], bool] | None = None,
+    category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
+
+    ``category(start, end)`` names the syntactic context of a span of the
+    current text (:func:`node_category`: call arguments, parameters, import,
+    string, comment, code…); a site whose context differs from the example's
+    is not a site.
 
     The most recent edit is tried first; an older one only when the newer
     ones give no rule with sites (an unfinished earlier transformation).
@@ -747,6 +928,8 @@ def synthesize(
     exclude = [(e.start, e.new_end) for e in recent]
     proposals: list[Proposal] = []
     sources = examples[-max_sources:]
+    scans = 0
+    top_down = _top_down(recent)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         if _is_undone(src.edit, recent):
@@ -757,18 +940,84 @@ def synthesize(
                 continue
             if idx != len(sources) - 1 and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
+            scans += 1
+            if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
+                return proposals
             limit = _MAX_SITES_TWO_EXAMPLES if rule.evidence >= 2 else _MAX_SITES_ONE_EXAMPLE
-            sites = find_sites(text, rule, exclude, limit)
+            sites, complete = scan_sites(text, rule, exclude, limit, cancelled)
             if not sites or len(sites) > limit:
+                continue
+            if category is not None:
+                sites = _same_category(sites, rule, category)
+                if not sites:
+                    continue
+            if _passed_over(rule, sites, top_down):
                 continue
             sites.sort(key=lambda st: (st.start < cursor, st.start))
             score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * (len(sources) - 1 - idx)
-            proposals.append(Proposal(rule, tuple(sites), score))
+            proposals.append(Proposal(rule, tuple(sites), score, complete))
             if not all_rules:
                 break
         if proposals and not all_rules:
             break
     return proposals
+
+
+# node-type name fragments -> the list-level context of a span; by suffix or
+# substring so that one table serves every grammar
+_FINE_CONTEXTS = (
+    (("type_arguments", "type_parameters", "generic"), "type"),
+    (("parameters", "parameter_list"), "parameters"),
+    (("arguments", "argument_list"), "arguments"),
+    (("import", "use_declaration", "use_list"), "import"),
+    (("decorator", "attribute_item", "annotation", "attribute"), "attribute"),
+)
+_CONTEXT_DEPTH = 2
+
+
+def node_category(types: Sequence[str]) -> tuple[str, str | None]:
+    """The syntactic context of a span from the types of the nodes strictly
+    enclosing it, innermost first: ``(coarse, fine)`` — coarse is ``comment``,
+    ``string`` or ``code``; fine the list the span sits in (call
+    ``arguments``, ``parameters``, ``import``, ``attribute``, ``type``) or None."""
+    near = types[:_CONTEXT_DEPTH]
+    coarse = "code"
+    for node_type in near:
+        if "comment" in node_type:
+            coarse = "comment"
+            break
+        if "string" in node_type or node_type in ("char_literal", "heredoc_body", "template_string"):
+            coarse = "string"
+            break
+    fine = None
+    for node_type in near:
+        for fragments, name in _FINE_CONTEXTS:
+            if any(f in node_type for f in fragments):
+                fine = name
+                break
+        if fine is not None:
+            break
+    return coarse, fine
+
+
+def _same_category(sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]) -> list[Site]:
+    """The sites whose syntactic context is the example's: never from code
+    into a string or comment (or back); and, unless the change only
+    substitutes identifiers one for one, in the same kind of list (a parameter
+    removed from a definition is not removed from a call)."""
+    span = rule.info.get("a_span")
+    if span is None:
+        return sites
+    want = category(*span)
+    if want is None:
+        return sites
+    substitution = rule.info.get("substitution", False)
+    out = []
+    for site in sites:
+        got = category(site.match_start, site.match_end)
+        if got is None or (got[0] == want[0] and (substitution or got[1] == want[1])):
+            out.append(site)
+    return out
 
 
 _KEYWORDS = frozenset(
@@ -783,7 +1032,9 @@ def _prose(text: str) -> bool:
     return _PROSE_RE.search(text) is not None
 
 
-_PROSE_RE = re.compile(r"[^\W\d]\w*[ \t]+[^\W\d]\w*[ \t]+[^\W\d]\w*[ \t]+[^\W\d]\w*")
+# anchored at word starts, possessive: linear in the text (a long run of word
+# characters is not retried from each of its positions)
+_PROSE_RE = re.compile(r"(?<!\w)[^\W\d]\w*+[ \t]++[^\W\d]\w*+[ \t]++[^\W\d]\w*+[ \t]++[^\W\d]")
 
 
 def literal_specificity(rule: Rule) -> float:
@@ -831,6 +1082,8 @@ def acceptable(rule: Rule) -> bool:
     # one example: only replacements, specific ones
     if n_old == 0 or n_new == 0:
         return False
+    if info.get("new_literal"):
+        return False  # a new value typed in (a string, a number): data, not a pattern
     if ONE_EXAMPLE_LINE_ONLY and not info.get("line_rule"):
         return False
     if single_ident and _rename_like(info):
@@ -840,6 +1093,24 @@ def acceptable(rule: Rule) -> bool:
     return lit >= 4.0 and info.get("old_spec", 0.0) >= 1.0
 
 
+
+
+def _top_down(edits: Sequence[PastEdit]) -> bool:
+    """The developer works down the file: every edit below the previous one."""
+    return len(edits) >= 2 and all(b.start >= a.start for a, b in zip(edits, edits[1:]))
+
+
+def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> bool:
+    """Did the developer pass over a matching site? When they work down the
+    file, a site between two of the rule's examples that they left unchanged
+    is a negative example: the transformation is not universal, so its other
+    sites are guesses. (Editing in any other order, the sites in between
+    may simply not be reached yet.)"""
+    if not top_down:
+        return False
+    starts = [e.start for e in rule.examples]
+    lo, hi = min(starts), max(starts)
+    return len(starts) >= 2 and any(lo < site.match_start < hi for site in sites)
 
 
 def _is_undone(edit: PastEdit, recent: Sequence[PastEdit]) -> bool:

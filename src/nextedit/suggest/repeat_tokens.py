@@ -8,6 +8,15 @@ comment is repeated only at sites whose text matches token for token.
 
 Owns nothing but the lexing; :mod:`nextedit.suggest.repeat` decides what the
 tokens mean.
+
+Why not :mod:`nextedit.syntax.tokens` (the rename fallback's lexer)? Rules are
+anti-unified token by token, so the units differ on purpose: here a comment's
+words are tokens (an edit inside a comment still yields a token-level change,
+which the synthesizer then judges as prose), multi-character operators
+(``::``, ``->``, ``=>``, ``+=``…) are one token each (context is counted in
+tokens, and ``Ordering::`` must be two tokens, not three), and only
+single-line strings are literals (a hole never spans lines). Callers tokenize
+a bounded window around an edit, never a whole document.
 """
 
 from __future__ import annotations

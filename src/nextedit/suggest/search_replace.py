@@ -38,14 +38,20 @@ __all__ = [
 ]
 
 _MIN_SITES = 2
+# a one-off edit that happens to match elsewhere is common; a whole-file
+# replacement is offered only once two examples agree
+_MIN_EVIDENCE = 2
 
 
-def expand(text: str, search: str, replace: str, is_regex: bool) -> list[TextEditCp]:
+def expand(text: str, search: str, replace: str, is_regex: bool, limit: int | None = None) -> list[TextEditCp]:
     """What a client does with a search-and-replace: every match, left to right,
-    as minimal edits (unchanged matches dropped)."""
+    as minimal edits (unchanged matches dropped); stops after ``limit + 1``
+    matches when a limit is given."""
     pattern = re.compile(search if is_regex else re.escape(search))
     out: list[TextEditCp] = []
-    for m in pattern.finditer(text):
+    for i, m in enumerate(pattern.finditer(text)):
+        if limit is not None and i > limit:
+            break
         new = m.expand(replace) if is_regex else replace
         old = m.group()
         if new == old:
@@ -87,19 +93,19 @@ def numbered_pattern(rule: Rule) -> tuple[str, str]:
 
 def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, bool, list[TextEditCp]] | None:
     """``(search, replace, is_regex, expansion)`` equal to the proposal's sites, or None."""
-    if len(proposal.sites) < _MIN_SITES:
+    if len(proposal.sites) < _MIN_SITES or not proposal.complete or proposal.rule.evidence < _MIN_EVIDENCE:
         return None
     wanted = _site_edits(proposal.sites)
     rule = proposal.rule
     if rule.literal and not rule.regex.pattern.startswith("(?m)"):
         search, replace = rule.before_text, rule.after_text
         if search:
-            got = expand(text, search, replace, False)
+            got = expand(text, search, replace, False, len(wanted))
             if _same_change(text, got, wanted):
                 return search, replace, False, got
     search, replace = numbered_pattern(rule)
     try:
-        got = expand(text, search, replace, True)
+        got = expand(text, search, replace, True, len(wanted))
     except re.error:
         return None
     if _same_change(text, got, wanted):

@@ -1,0 +1,174 @@
+"""Repeated edits: bounded cost on huge documents, syntactic context, negative evidence."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_repeat import Editor  # noqa: E402
+
+from nextedit.suggest.repeat_synth import PastEdit, node_category, synthesize
+from nextedit.suggest.search_replace import search_replace_for
+from nextedit.syntax import SyntaxTree, enclosing_node
+
+
+def test_one_megabyte_line_is_never_tokenized_whole() -> None:
+    text = "s = '" + "é" * (1024 * 1024 // 2) + "'\n"
+    text = "t" + text[1:]
+    start = time.perf_counter()
+    assert synthesize(text, [PastEdit(0, "s", "t", 1)], 1) == []
+    assert time.perf_counter() - start < 1.0
+
+
+def test_huge_file_cost_follows_the_matches_not_the_file() -> None:
+    line = "value = compute(value, other)  # " + "x" * 40 + "\n"
+    ed = Editor(line * 100_000 + "    self.assertEquals(f(1), 2)\n    self.assertEquals(g(2), 3)\n")
+    ed.change("self.assertEquals(f(1), 2)", "self.assertEqual(f(1), 2)")
+    start = time.perf_counter()
+    proposals = ed.suggest()
+    assert time.perf_counter() - start < 1.0
+    assert proposals and len(proposals[0].sites) == 1
+
+
+def test_a_site_on_a_very_long_line_is_skipped_and_no_search_and_replace() -> None:
+    long_line = "x = (" + "y = legacy_client_call(0); " * 400 + ")\n"
+    ed = Editor(
+        "a = legacy_client_call(1)\nb = legacy_client_call(2)\nc = legacy_client_call(3)\n"
+        "d = legacy_client_call(4)\n" + long_line
+    )
+    ed.change("a = legacy_client_call(1)", "a = modern_client_call(1)")
+    ed.change("b = legacy_client_call(2)", "b = modern_client_call(2)")
+    proposals = ed.suggest()
+    assert proposals
+    assert all(site.start < len(ed.text) - len(long_line) for site in proposals[0].sites)
+    # the client would also replace on the skipped line: not offered
+    assert not proposals[0].complete
+    assert search_replace_for(ed.text, proposals[0]) is None
+
+
+def test_synthesis_stops_when_cancelled() -> None:
+    ed = Editor("a = old_api(1)\nb = old_api(2)\nc = old_api(3)\n")
+    ed.change("a = old_api(1)", "a = new_api(1)")
+    assert synthesize(ed.text, ed.edits, 0, cancelled=lambda: True) == []
+
+
+# -- syntactic context -------------------------------------------------------------------
+
+
+def _categorizer(text: str, language: str = "python"):
+    tree = SyntaxTree.parse(language, text.encode())
+
+    def category(start: int, end: int):
+        bs, be = len(text[:start].encode()), len(text[:end].encode())
+        node = enclosing_node(tree, bs, be)
+        while node is not None and node.start_byte == bs and node.end_byte == be:
+            node = node.parent
+        types = []
+        while node is not None and len(types) < 3:
+            types.append(node.type)
+            node = node.parent
+        return node_category(types) if types else None
+
+    return category
+
+
+PY_PARAMS = """\
+def test_a(client, app_ctx):
+    pass
+
+
+def test_b(client, app_ctx):
+    pass
+
+
+def helper():
+    run(client, app_ctx)
+"""
+
+
+def test_parameter_removed_from_definitions_is_not_removed_from_a_call() -> None:
+    ed = Editor(PY_PARAMS)
+    ed.change("def test_a(client, app_ctx)", "def test_a(client)")
+    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    # the other definition may be suggested, the call never
+    for proposal in proposals:
+        for site in proposal.sites:
+            assert "run(" not in ed.text[ed.text.rfind("\n", 0, site.start) : site.end]
+
+
+def test_identifier_substitution_crosses_parameters_and_arguments() -> None:
+    text = "def f(old_tmpdir, old_tmpdir_prefix):\n    g(old_tmpdir, old_tmpdir_prefix)\n"
+    ed = Editor(text)
+    ed.change("old_tmpdir, old_tmpdir_prefix)", "new_tmp_path, new_tmp_path_prefix)")
+    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    assert proposals and "g(" in ed.text[ed.text.rfind("\n", 0, proposals[0].sites[0].start) : proposals[0].sites[0].end]
+
+
+def test_code_change_is_not_repeated_inside_a_string() -> None:
+    text = 'x = old_api_call(1)\ny = old_api_call(2)\nmsg = "call old_api_call(3) first"\n'
+    ed = Editor(text)
+    ed.change("x = old_api_call(1)", "x = client.api_call(1)")
+    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    assert proposals
+    assert all("msg" not in ed.text[ed.text.rfind("\n", 0, s.start) : s.end] for p in proposals for s in p.sites)
+
+
+def test_node_category_names_lists_strings_and_comments() -> None:
+    assert node_category(["argument_list", "call"]) == ("code", "arguments")
+    assert node_category(["parameters", "function_definition"]) == ("code", "parameters")
+    assert node_category(["formal_parameters", "method_declaration"]) == ("code", "parameters")
+    assert node_category(["string", "expression_statement"])[0] == "string"
+    assert node_category(["comment", "block"])[0] == "comment"
+    assert node_category(["block", "function_definition"]) == ("code", None)
+
+
+# -- negative evidence -------------------------------------------------------------------
+
+RS_DERIVE = """\
+#[derive(Debug, Eq, PartialEq)]
+struct A;
+
+#[derive(Debug, Eq, PartialEq)]
+struct B;
+
+#[derive(Debug, Eq, PartialEq)]
+struct C;
+
+#[derive(Debug, Eq, PartialEq)]
+struct D;
+"""
+
+
+@pytest.mark.parametrize(
+    ("order", "sites"),
+    [
+        # B was skipped on the way down: D is a guess
+        ("AC", 0),
+        # out of order: B may simply not be reached yet
+        ("CA", 2),
+    ],
+)
+def test_site_passed_over_on_the_way_down_is_negative_evidence(order: str, sites: int) -> None:
+    ed = Editor(RS_DERIVE)
+    for name in order:
+        ed.change(f"Debug, Eq, PartialEq)]\nstruct {name}", f"Debug, Default, Eq, PartialEq)]\nstruct {name}")
+    proposals = ed.suggest()
+    assert (len(proposals[0].sites) if proposals else 0) == sites
+
+
+def test_one_new_value_typed_in_is_not_a_pattern() -> None:
+    text = 'def a():\n    return flask.request.method\n\n\ndef b():\n    return flask.request.method\n'
+    ed = Editor(text)
+    ed.change("return flask.request.method", 'return "Hello World!"')
+    assert ed.suggest() == []
+
+
+def test_an_extended_string_is_still_a_pattern() -> None:
+    text = 'if err:\n    return errors.New("read failed")\nif err:\n    return errors.New("read failed")\n'
+    ed = Editor(text)
+    ed.change('return errors.New("read failed")', 'return fmt.Errorf("read failed: %w", err)')
+    assert ed.suggest()
