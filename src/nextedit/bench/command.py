@@ -21,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
                    help="markdown report + latency histogram folder (default: benchmarks/results/ "
                         "inside the nextedit repo, else ./nextedit-bench-results/)")
     p.add_argument("--no-report", action="store_true", help="write no markdown report")
-    p.add_argument("--name", default="quality",
-                   help="base name of the report files (NAME.md, NAME.json, NAME-latency.png)")
+    p.add_argument("--name",
+                   help="base name of the report files (NAME.md, NAME.json, NAME-latency.png; "
+                        "default: 'quality', or 'sample' for the bundled sample)")
     p.add_argument("--explain", metavar="FILE",
                    help="write one JSON line per query: suggestion, expected edits, verdict")
     p.add_argument("--in-process", action="store_true",

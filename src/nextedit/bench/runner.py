@@ -142,12 +142,14 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.json:
         write_json(m, Path(args.json), meta)
     if not args.no_report:
+        # the bundled sample must not overwrite the recorded full-trace results
+        name = args.name or ("quality" if args.traces else "sample")
         rdir = Path(args.report) if args.report else default_report_dir()
         rdir.mkdir(parents=True, exist_ok=True)
-        png = rdir / f"{args.name}-latency.png"
+        png = rdir / f"{name}-latency.png"
         hist = png.name if write_histogram(m["latencies_ms"], png) else None
-        write_json(m, rdir / f"{args.name}.json", meta)
-        path = write_markdown(m, rdir, {**meta, "report_name": f"{args.name}.md"}, hist)
+        write_json(m, rdir / f"{name}.json", meta)
+        path = write_markdown(m, rdir, {**meta, "report_name": f"{name}.md"}, hist)
         print(f"report: {path}", file=sys.stderr)
     bad = m["sessions_hash_bad"] + m["sessions_error"]
     if bad:
