@@ -174,7 +174,9 @@ def test_cli_bench_on_the_bundled_sample(tmp_path: Path, capsys: pytest.CaptureF
     assert len(explain.read_text().splitlines()) == n
     first = json.loads(explain.read_text().splitlines()[0])
     assert {"suggestion", "expected", "verdict", "latencyMs"} <= set(first)
-    assert (tmp_path / "rep" / "quality.md").exists() and (tmp_path / "rep" / "quality.json").exists()
+    # the bundled sample reports under its own name, never over the recorded quality results
+    assert (tmp_path / "rep" / "sample.md").exists() and (tmp_path / "rep" / "sample.json").exists()
+    assert not (tmp_path / "rep" / "quality.md").exists()
     assert "precision" in capsys.readouterr().out
 
 

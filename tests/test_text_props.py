@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -199,6 +200,9 @@ def test_incremental_changes_equal_full_replacement(script):
         fresh = Document("u", "plaintext", version, reference)
         for cp in valid_offsets(reference):
             assert doc.position_at(cp, enc) == fresh.position_at(cp, enc)
+        # tree-sitter points (rows count \n only; the lone-\r count is kept per edit)
+        for cp in range(len(reference) + 1):
+            assert doc.point_at(cp) == ref_point(reference, cp)
 
 
 def check_applied(edit: AppliedEdit, start: int, end: int, old_text: str, new_text: str, before: str) -> None:
@@ -220,3 +224,23 @@ def test_reversed_range_is_ordered(text, enc):
     end = doc.position_at(len(text), enc)
     start = Position(0, 0)
     assert doc.range_offsets(Range(end, start), enc) == (0, len(text))
+
+
+@pytest.mark.parametrize(
+    "text, start, end, new",
+    [
+        ("a\r\nb", 2, 3, ""),  # deleting the \n leaves a lone \r
+        ("a\rb", 2, 2, "\n"),  # inserting \n after a lone \r pairs it
+        ("a\rb", 1, 2, ""),  # deleting the lone \r
+        ("ab", 1, 1, "\r"),  # typing a lone \r
+        ("a\r", 2, 2, "\nb"),  # \r at the end of the text, then paired
+        ("a\r\r\nb", 1, 3, "x"),
+    ],
+)
+def test_point_at_follows_lone_carriage_returns_through_edits(text, start, end, new):
+    doc = Document("u", "plaintext", 1, text)
+    doc.replace(start, end, new)
+    after = text[:start] + new + text[end:]
+    assert doc.text == after
+    for cp in range(len(after) + 1):
+        assert doc.point_at(cp) == ref_point(after, cp)

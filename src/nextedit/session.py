@@ -231,6 +231,8 @@ class Session:
             diagnostics=tuple(self._diagnostics(diagnostics)),
         )
         outcome = self.engine.suggest(self, request, self.kinds, self._rejected, cancelled)
+        if outcome.notes and log.isEnabledFor(logging.DEBUG):
+            log.debug("suggest %s v%d: notes: %s", uri, version, "; ".join(outcome.notes))
         if not outcome.candidates:
             log.debug("suggest %s v%d: silent (%s)", uri, version, outcome.reason)
             return []

@@ -64,6 +64,9 @@ _LOOKBACK = 3
 _FAMILIES: dict[str, str] = {"javascript": "js", "typescript": "js", "tsx": "js"}
 # ancestor node types that make an identifier part of an import
 _IMPORT_HINTS = ("import", "use_declaration", "use_list", "use_as_clause", "scoped_use_list")
+# another open document with more textual occurrences of OLD than this is not
+# searched for cross-file references (bounds the work per request)
+_CROSS_FILE_MAX_OCCURRENCES = 256
 # fields under which a parent names what it defines
 _DEFINING_FIELDS = ("name", "left", "declarator", "pattern")
 
@@ -90,6 +93,9 @@ class RenameSuggester:
         # (uri, version, old, new, sites) -> proposal; suggest is asked often
         # for the same state (cursor moves), the resolution is not free
         self._cache: dict[tuple, Proposal] = {}
+        # (other uri, its version, text hash, old) -> OLD starts that refer to another
+        # file's top-level OLD; unchanged documents are not searched again
+        self._cross_cache: dict[tuple, tuple[int, ...]] = {}
 
     def propose(self, context: SuggestContext) -> Proposal:
         evidence = _find_evidence(context)
@@ -224,7 +230,7 @@ class RenameSuggester:
             for other in context.other_states():
                 if context.cancelled():
                     break
-                cross = _cross_file_edits(state.language, other, old, new)
+                cross = _cross_file_edits(state.language, other, old, new, self._cross_cache)
                 if cross:
                     candidates.append(
                         Candidate(
@@ -525,11 +531,23 @@ class _Before:
     sites: list[int]  # current cp offsets, ascending
     old: str
     new: str
-    text: str
     source: bytes
     applied: list[_RevertEdit]
     site_bytes: list[int]  # current byte offsets of the sites
     byte_delta: int
+
+    @property
+    def text(self) -> str:
+        """The before text as ``str`` (built on demand: only the grammar-less
+        path reads it; with a tree the bytes suffice)."""
+        text = self.document.text
+        parts: list[str] = []
+        prev = 0
+        for cp in self.sites:
+            parts += [text[prev:cp], self.old]
+            prev = cp + len(self.new)
+        parts.append(text[prev:])
+        return "".join(parts)
 
     def byte_at(self, cp_before: int) -> int:
         """Before-text byte offset of a before-text cp offset (outside the sites)."""
@@ -549,19 +567,15 @@ class _Before:
 
 def _revert(document: Document, sites: list[int], old: str, new: str) -> _Before:
     """The before text: every renamed site reads OLD again."""
-    text = document.text
     source = document.source_bytes
     old_b, new_b = utf8(old), utf8(new)
     site_bytes = [document.byte_offset_at(s) for s in sites]
     applied: list[_RevertEdit] = []
-    text_parts: list[str] = []
     byte_parts: list[bytes] = []
-    prev_cp = prev_b = 0
-    for cp, b in zip(sites, site_bytes):
-        text_parts += [text[prev_cp:cp], old]
+    prev_b = 0
+    for b in site_bytes:
         byte_parts += [source[prev_b:b], old_b]
-        prev_cp, prev_b = cp + len(new), b + len(new_b)
-    text_parts.append(text[prev_cp:])
+        prev_b = b + len(new_b)
     byte_parts.append(source[prev_b:])
     # tree edits in descending order: each stays valid for the text left by the previous
     for cp, b in zip(reversed(sites), reversed(site_bytes)):
@@ -570,7 +584,7 @@ def _revert(document: Document, sites: list[int], old: str, new: str) -> _Before
             _RevertEdit(b, b + len(new_b), b + len(old_b), (row, col), (row, col + len(new_b)), (row, col + len(old_b)))
         )
     return _Before(
-        document, sites, old, new, "".join(text_parts), b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b)
+        document, sites, old, new, b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b)
     )
 
 
@@ -809,29 +823,61 @@ def _same_family(a: str | None, b: str | None) -> bool:
     return a == b or (_FAMILIES.get(a) is not None and _FAMILIES.get(a) == _FAMILIES.get(b))
 
 
-def _cross_file_edits(language: str | None, other: DocumentStateView, old: str, new: str) -> list[TextEditCp]:
+def _cross_file_edits(
+    language: str | None,
+    other: DocumentStateView,
+    old: str,
+    new: str,
+    cache: dict[tuple, tuple[int, ...]] | None = None,
+) -> list[TextEditCp]:
     """OLD occurrences in ``other`` that refer to a top-level OLD of another file:
-    bindings defined by an import, or with no definition in ``other``."""
-    from nextedit.syntax import scopes
+    bindings defined by an import, or with no definition in ``other``.
 
+    Cost is bounded: a document without OLD is skipped after one C-speed
+    count; one with more than :data:`_CROSS_FILE_MAX_OCCURRENCES` textual
+    occurrences is skipped (too common a name to rename across files
+    safely or cheaply); the answer for one version of ``other`` is cached."""
     if other.syntax is None or not _same_family(language, other.language):
         return []
     document = other.document
+    # the text's hash (computed once per str object, then cached by Python)
+    # tells a re-opened document with the same version number apart
+    key = (other.uri, document.version, hash(document.text), old)
+    starts = cache.get(key) if cache is not None else None
+    if starts is None:
+        starts = _cross_file_starts(other, old)
+        if cache is not None:
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = starts
+    end = len(old)
+    return [TextEditCp(cp, cp + end, new) for cp in starts]
+
+
+def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
+    from nextedit.syntax import scopes
+
+    document = other.document
     text = document.text
+    count = text.count(old)
+    if count == 0:
+        return ()
+    if count > _CROSS_FILE_MAX_OCCURRENCES:
+        log.debug("rename: %d occurrences of %s in %s: not searched", count, old, other.uri)
+        return ()
     source = document.source_bytes
     root = other.syntax.root
-    pattern = re.compile(r"(?<![\w$])" + re.escape(old) + r"(?![\w$])")
     seen: set[int] = set()
-    out: list[TextEditCp] = []
-    for match in pattern.finditer(text):
-        start_b = document.byte_offset_at(match.start())
+    out: list[int] = []
+    for start in _word_starts(text, old):
+        start_b = document.byte_offset_at(start)
         if start_b in seen:
             continue
         try:
             ranges = scopes.binding_occurrences(other.syntax, source, start_b)
         except Exception:  # noqa: BLE001
             log.exception("binding_occurrences failed")
-            return []
+            return ()
         if not ranges:
             continue
         nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
@@ -840,9 +886,26 @@ def _cross_file_edits(language: str | None, other: DocumentStateView, old: str, 
             continue
         if any(_defines(n) and not _in_import(n) for n in nodes):
             continue  # a binding of its own in that file
-        for s, e in ranges:
+        for s, _e in ranges:
             cp = document.cp_offset_at_byte(s)
             if text[cp : cp + len(old)] == old:
-                out.append(TextEditCp(cp, cp + len(old), new))
-    out.sort(key=lambda e: e.start_cp)
+                out.append(cp)
+    out.sort()
+    return tuple(out)
+
+
+_WORD_CHAR = re.compile(r"[\w$]")
+
+
+def _word_starts(text: str, name: str) -> list[int]:
+    """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
+    the same matches as a regex with ``[\\w$]`` boundaries)."""
+    out: list[int] = []
+    n = len(name)
+    pos = text.find(name)
+    while pos != -1:
+        end = pos + n
+        if not (pos and _WORD_CHAR.match(text, pos - 1)) and not _WORD_CHAR.match(text, end):
+            out.append(pos)
+        pos = text.find(name, pos + 1)
     return out

@@ -27,7 +27,6 @@ __all__ = ["AppliedEdit", "Document", "Position", "Range", "TextChange"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +84,7 @@ class Document:
         "_starts_cp",
         "_starts_byte",
         "_complete",
+        "_lone_cr",
     )
 
     def __init__(self, uri: str, language_id: str, version: int, text: str) -> None:
@@ -98,9 +98,14 @@ class Document:
     def _set_text(self, text: str) -> None:
         self._text = text
         self._bytes = utf8(text)
-        self._starts_cp = array("q", [0])
-        self._starts_byte = array("q", [0])
+        # 4-byte line starts (half of "q"); 8-byte only for texts near 4 GB
+        code = "I" if len(text) < 1 << 30 else "q"
+        self._starts_cp = array(code, [0])
+        self._starts_byte = array(code, [0])
         self._complete = False
+        # how many lone ``\r`` (not followed by ``\n``) the text holds: kept
+        # up to date per edit in O(edit), so ``point_at`` never scans the file
+        self._lone_cr = _lone_crs(text, 0, len(text)) if "\r" in text else 0
 
     @property
     def text(self) -> str:
@@ -229,7 +234,7 @@ class Document:
     def point_at(self, cp_offset: int) -> tuple[int, int]:
         """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
         byte_offset = self.byte_offset_at(cp_offset)
-        if "\r" in self._text and _LONE_CR.search(self._text):
+        if self._lone_cr:
             # tree-sitter rows count only \n; LSP lines also break at a lone \r
             row = self._bytes.count(b"\n", 0, byte_offset)
             line_start = self._bytes.rfind(b"\n", 0, byte_offset) + 1
@@ -271,8 +276,17 @@ class Document:
         new_bytes = utf8(new_text)
         new_end_point = _advance_point(start_point, new_bytes)
         old_text = text[start_cp:end_cp]
+        # lone \r whose status the edit can change: in [start-1, end) before,
+        # in [start-1, start+len(new)) after (a \r at ``end`` keeps its follower)
+        lo = max(start_cp - 1, 0)
+        if "\r" in new_text or "\r" in text[lo:end_cp]:
+            lone_before = _lone_crs(text, lo, end_cp)
+        else:
+            lone_before = 0
 
         self._text = text[:start_cp] + new_text + text[end_cp:]
+        if lone_before or "\r" in new_text or (start_cp and text[start_cp - 1] == "\r"):
+            self._lone_cr += _lone_crs(self._text, lo, start_cp + len(new_text)) - lone_before
         self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
         self._truncate_index(start_cp)
         return AppliedEdit(
@@ -300,6 +314,17 @@ def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:
     if not newlines:
         return point[0], point[1] + len(inserted)
     return point[0] + newlines, len(inserted) - inserted.rfind(b"\n") - 1
+
+
+def _lone_crs(text: str, start: int, end: int) -> int:
+    """How many ``\r`` in ``text[start:end]`` are not followed by ``\n`` (looking past ``end``)."""
+    count = 0
+    pos = text.find("\r", start, end)
+    while pos != -1:
+        if text[pos + 1 : pos + 2] != "\n":
+            count += 1
+        pos = text.find("\r", pos + 1, end)
+    return count
 
 
 def split_lines(text: str) -> Sequence[str]:
