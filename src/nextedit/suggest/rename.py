@@ -614,19 +614,7 @@ def _binding_in_before(
     # tree of the before text is the current tree with its offsets edited
     # (``Tree.edit``), no re-parse needed (a re-parse of a large file costs
     # milliseconds even when incremental).
-    from nextedit.syntax import SyntaxTree
-
-    edited = state.syntax.tree.copy()
-    for edit in before.applied:
-        edited.edit(
-            start_byte=edit.start_byte,
-            old_end_byte=edit.old_end_byte,
-            new_end_byte=edit.new_end_byte,
-            start_point=edit.start_point,
-            old_end_point=edit.old_end_point,
-            new_end_point=edit.new_end_point,
-        )
-    tree = SyntaxTree(state.syntax.language, edited, len(before.source))
+    tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
     anchor_b = before.byte_at(anchor_cp)
     try:
         ranges = scopes.binding_occurrences(tree, before.source, anchor_b)

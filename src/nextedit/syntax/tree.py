@@ -101,23 +101,23 @@ class SyntaxTree:
         """Apply several edits, each in the coordinates of the text left by the
         previous one (LSP ``didChange`` order); one re-parse on the next read."""
         old = self._pending[0] if self._pending is not None else self._tree.copy()
-        any_edit = False
-        for edit in edits:
-            old.edit(
-                start_byte=edit.start_byte,
-                old_end_byte=edit.old_end_byte,
-                new_end_byte=edit.new_end_byte,
-                start_point=tuple(edit.start_point),
-                old_end_point=tuple(edit.old_end_point),
-                new_end_point=tuple(edit.new_end_point),
-            )
-            any_edit = True
-        if not any_edit:
+        if not _edit_tree(old, edits):
             self.reparse(new_source)
             return
         self._pending = (old, new_source)
         self._source_len = len(new_source)
         self._memo = {}
+
+    def with_offsets_moved(self, edits: Iterable[TreeEdit], source_len: int) -> SyntaxTree:
+        """A copy whose node offsets follow ``edits`` *without* re-parsing.
+
+        Valid only when the edits keep the syntax (e.g. one identifier swapped
+        for another): then the result is the tree of the edited text, at the
+        cost of ``Tree.edit`` instead of a re-parse.
+        """
+        moved = self.tree.copy()
+        _edit_tree(moved, edits)
+        return SyntaxTree(self._language, moved, source_len)
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
@@ -143,3 +143,19 @@ class SyntaxTree:
 
     def __repr__(self) -> str:
         return f"SyntaxTree({self._language!r}, {self._source_len} bytes)"
+
+
+def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
+    """Replay ``edits`` on ``tree`` with ``Tree.edit``; False when there were none."""
+    any_edit = False
+    for edit in edits:
+        tree.edit(
+            start_byte=edit.start_byte,
+            old_end_byte=edit.old_end_byte,
+            new_end_byte=edit.new_end_byte,
+            start_point=tuple(edit.start_point),
+            old_end_point=tuple(edit.old_end_point),
+            new_end_point=tuple(edit.new_end_point),
+        )
+        any_edit = True
+    return any_edit
