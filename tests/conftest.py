@@ -279,13 +279,18 @@ class RpcProcess:
         return "".join(self.stderr_lines[-60:])
 
     def close(self, timeout: float = TIMEOUT) -> int:
-        """Close stdin (EOF) and wait for the exit code."""
+        """Close stdin (EOF) and wait for the exit code; a stuck agent is killed, then reported."""
         if self.proc.stdin and not self.proc.stdin.closed:
             try:
                 self.proc.stdin.close()
             except BrokenPipeError:
                 pass
-        return self.proc.wait(timeout)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(TIMEOUT)
+            raise
 
     def kill9(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
