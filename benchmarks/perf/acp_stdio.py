@@ -55,8 +55,6 @@ import gzip
 import os
 import re
 import json
-import platform
-import shlex
 import statistics
 import subprocess
 import sys
@@ -64,6 +62,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from results_file import run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT.parent / "shared" / "traces" / "keystrokes"
@@ -536,9 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS / "perf-acp-stdio")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {
-        "command": "python " + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0])), *(argv or sys.argv[1:])]),
-        "machine": f"{platform.machine()} {platform.system()} {platform.release()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        **run_metadata(argv),
     }
     sizes = [int(n) for n in args.sizes.split(",")]
     if not args.skip_keystrokes:
@@ -556,12 +554,7 @@ def main(argv: list[str] | None = None) -> int:
             for burst in (1, 10)
             for language, n in [*(("python", n) for n in sizes), ("rust", 5000)]
         ]
-    if args.notes:
-        results["notes"] = args.notes.read_text().strip()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    args.out.with_suffix(".md").write_text(markdown(results))
-    print(markdown(results))
+    write_results(args.out, results, args.notes, markdown)
     return 0
 
 

@@ -35,15 +35,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
-import platform
-import shlex
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
+
+from results_file import run_metadata, write_results
 
 from nextedit.session import Session
 from nextedit.text import Position, Range, TextChange
@@ -230,17 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = [measure(int(n), variant, args.keystrokes) for n in args.sizes.split(",") for variant in VARIANTS]
     results: dict[str, Any] = {
-        "command": "python " + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0])), *(argv or sys.argv[1:])]),
-        "machine": f"{platform.machine()} {platform.system()} {platform.release()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        **run_metadata(argv),
         "rows": rows,
     }
-    if args.notes:
-        results["notes"] = args.notes.read_text().strip()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    args.out.with_suffix(".md").write_text(markdown(results))
-    print(markdown(results))
+    write_results(args.out, results, args.notes, markdown)
     return 0
 
 
