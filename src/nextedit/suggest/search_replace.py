@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from nextedit.suggest.base import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat import evidence_lines, repeat_proposals
-from nextedit.suggest.repeat_synth import Proposal as RuleProposal
-from nextedit.suggest.repeat_synth import Rule, Site, _align_lines, trim_edit
+from nextedit.suggest.repeat_model import Proposal as RuleProposal
+from nextedit.suggest.repeat_model import Rule, Site
+from nextedit.suggest.repeat_text import _align_lines, trim_edit
 
 __all__ = [
     "SearchReplaceSuggester",

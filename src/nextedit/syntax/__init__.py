@@ -2,8 +2,10 @@
 
 Owns the language registry (:mod:`.languages`), incrementally re-parsed
 syntax trees (:mod:`.tree`), query files under ``grammars/``
-(:mod:`.queries`), scope/binding resolution (:mod:`.scopes`) and the plain
-token fallback for languages without a grammar (:mod:`.tokens`).
+(:mod:`.queries`), scope/binding resolution (public lookups in
+:mod:`.scopes`, built on :mod:`.query_analysis`, :mod:`.name_resolution` and
+:mod:`.keyword_arguments`) and the plain token fallback for languages without
+a grammar (:mod:`.tokens`).
 
 Must not know about LSP, ACP, pygls or position encodings: it speaks UTF-8
 byte offsets and ``(row, byte_column)`` points (tree-sitter) and, in

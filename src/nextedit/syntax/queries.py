@@ -9,7 +9,7 @@ A query file may start with ``; inherits: other`` (the nvim-treesitter
 convention): the other language's file of the same name is prepended, so a
 dialect (tsx) shares its base language's queries instead of copying them.
 
-Must not know what the queries mean (that is :mod:`nextedit.syntax.scopes`)
+Must not know what the queries mean (that is :mod:`nextedit.syntax.query_analysis`)
 nor anything about LSP/ACP.
 """
 

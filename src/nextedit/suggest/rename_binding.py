@@ -1,0 +1,340 @@
+"""Rename binding: the occurrences of the renamed binding, resolved in the text before the rename.
+
+Owns the *before text* — every renamed site reads OLD again, described
+through the current document (:class:`_Before`, built by :func:`_revert`,
+with the tree-sitter edits that move the current tree's offsets onto it) —
+the offset maps between the current and the before text, and the resolution
+of the binding there with :func:`nextedit.syntax.scopes.binding_occurrences`,
+narrowed where the syntax layer's binding is known to be too wide (a Python
+``except … as NAME`` clause; member and path uses with another receiver).
+Also: whether NEW is a genuine new name at the site
+(:func:`_check_new_name`), whether a binding is defined at file level, and
+the grammar-less fallback (same-name tokens).
+
+Must not know about the edit history beyond the evidence it is handed, nor
+about other documents, candidates or fallback groups
+(:mod:`nextedit.suggest.rename`, :mod:`nextedit.suggest.rename_occurrences`),
+nor LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from nextedit.suggest.base import DocumentStateView
+from nextedit.suggest.model import SilenceReason
+from nextedit.suggest.rename_evidence import _Evidence
+from nextedit.text import Document, utf8
+
+log = logging.getLogger(__name__)
+
+
+# ancestor node types that make an identifier part of an import
+_IMPORT_HINTS = ("import", "use_declaration", "use_list", "use_as_clause", "scoped_use_list")
+# fields under which a parent names what it defines
+_DEFINING_FIELDS = ("name", "left", "declarator", "pattern")
+
+
+def _check_new_name(state: DocumentStateView, ev: _Evidence, sites: list[int]) -> SilenceReason | None:
+    """Silence unless NEW parses as an identifier at the site and names nothing
+    that existed before (else the developer re-pointed a use at another
+    binding, which is not a rename). An edit that changed more than the name
+    counts only at a definition (``def foo(a)`` → ``def bar(a, b)``)."""
+    from nextedit.syntax import scopes
+
+    document = state.document
+    source = document.source_bytes
+    start_b = document.byte_offset_at(ev.site_cp)
+    end_b = document.byte_offset_at(ev.site_cp + len(ev.new))
+    try:
+        found = scopes.identifier_at(state.syntax, source, start_b)
+        if found is None or found[0] != start_b or found[1] != end_b:
+            return SilenceReason.NO_EVIDENCE
+        if not ev.pure:
+            node = state.syntax.root.named_descendant_for_byte_range(start_b, end_b)
+            if node is None or not _defines(node):
+                return SilenceReason.NO_EVIDENCE
+        ranges = scopes.binding_occurrences(state.syntax, source, start_b) or []
+    except Exception:  # noqa: BLE001
+        log.exception("rename: resolving the new name failed")
+        return SilenceReason.NO_EVIDENCE
+    site_bytes = {document.byte_offset_at(s) for s in sites}
+    if any(start not in site_bytes for start, _ in ranges):
+        return SilenceReason.NO_EVIDENCE  # NEW was already a name there
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _RevertEdit:
+    """A tree-sitter edit (the fields ``Tree.edit`` reads)."""
+
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
+
+
+@dataclass(slots=True)
+class _Before:
+    """The text with every renamed site reading OLD again, described through
+    the current document (no second line index: cost grows with the sites)."""
+
+    document: Document
+    sites: list[int]  # current cp offsets, ascending
+    old: str
+    new: str
+    source: bytes
+    applied: list[_RevertEdit]
+    site_bytes: list[int]  # current byte offsets of the sites
+    byte_delta: int
+
+    @property
+    def text(self) -> str:
+        """The before text as ``str`` (built on demand: only the grammar-less
+        path reads it; with a tree the bytes suffice)."""
+        text = self.document.text
+        parts: list[str] = []
+        prev = 0
+        for cp in self.sites:
+            parts += [text[prev:cp], self.old]
+            prev = cp + len(self.new)
+        parts.append(text[prev:])
+        return "".join(parts)
+
+    def byte_at(self, cp_before: int) -> int:
+        """Before-text byte offset of a before-text cp offset (outside the sites)."""
+        cp = _map_from_before(cp_before, self.sites, self.old, self.new)
+        b = self.document.byte_offset_at(cp)
+        return b + self.byte_delta * sum(1 for sb in self.site_bytes if sb < b)
+
+    def cp_at(self, byte_before: int) -> int:
+        """Before-text cp offset of a before-text byte offset (outside the sites)."""
+        shift = 0
+        for i, sb in enumerate(self.site_bytes):
+            if sb + i * self.byte_delta < byte_before:
+                shift += 1
+        cp = self.document.cp_offset_at_byte(byte_before - self.byte_delta * shift)
+        return _map_to_before(cp, self.sites, self.old, self.new)
+
+
+def _revert(document: Document, sites: list[int], old: str, new: str) -> _Before:
+    """The before text: every renamed site reads OLD again."""
+    source = document.source_bytes
+    old_b, new_b = utf8(old), utf8(new)
+    site_bytes = [document.byte_offset_at(s) for s in sites]
+    applied: list[_RevertEdit] = []
+    byte_parts: list[bytes] = []
+    prev_b = 0
+    for b in site_bytes:
+        byte_parts += [source[prev_b:b], old_b]
+        prev_b = b + len(new_b)
+    byte_parts.append(source[prev_b:])
+    # tree edits in descending order: each stays valid for the text left by the previous
+    for cp, b in zip(reversed(sites), reversed(site_bytes)):
+        row, col = document.point_at(cp)
+        applied.append(
+            _RevertEdit(b, b + len(new_b), b + len(old_b), (row, col), (row, col + len(new_b)), (row, col + len(old_b)))
+        )
+    return _Before(
+        document, sites, old, new, b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b)
+    )
+
+
+def _map_to_before(cp: int, sites: list[int], old: str, new: str) -> int:
+    delta = len(old) - len(new)
+    return cp + delta * sum(1 for s in sites if s < cp)
+
+
+def _map_from_before(cp_before: int, sites: list[int], old: str, new: str) -> int:
+    delta = len(old) - len(new)
+    shift = 0
+    for i, s in enumerate(sites):
+        # site i starts, in the before text, at s + i * delta
+        if s + i * delta < cp_before:
+            shift += 1
+    return cp_before - delta * shift
+
+
+def _binding_in_before(
+    state: DocumentStateView, before: _Before, anchor_cp: int
+) -> tuple[list[tuple[int, int]], bool] | None:
+    """Occurrences (cp ranges in the before text) of the binding at ``anchor_cp``,
+    and whether it is a file-level definition."""
+    from nextedit.syntax import scopes
+
+    # Swapping one identifier for another leaves the syntax unchanged: the
+    # tree of the before text is the current tree with its offsets edited
+    # (``Tree.edit``), no re-parse needed (a re-parse of a large file costs
+    # milliseconds even when incremental).
+    tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
+    anchor_b = before.byte_at(anchor_cp)
+    try:
+        ranges = scopes.binding_occurrences(tree, before.source, anchor_b)
+    except Exception:  # noqa: BLE001
+        log.exception("binding_occurrences failed")
+        return None
+    if not ranges:
+        return None
+    ranges = _refine_binding(tree, before.source, ranges, anchor_b)
+    file_level = _is_file_level(tree, ranges)
+    return [(before.cp_at(s), before.cp_at(s) + len(before.old)) for s, e in ranges], file_level
+
+
+_MEMBER_ACCESS = {
+    # parent type: (receiver field, member field)
+    "attribute": ("object", "attribute"),
+    "member_expression": ("object", "property"),
+    "field_expression": ("value", "field"),
+    "selector_expression": ("operand", "field"),
+    "field_access": ("object", "field"),
+    "method_invocation": ("object", "name"),
+    "scoped_identifier": ("path", "name"),
+    "scoped_type_identifier": ("path", "name"),
+    "qualified_identifier": ("scope", "name"),
+}
+
+
+_PATH_ACCESS = frozenset({"scoped_identifier", "scoped_type_identifier", "qualified_identifier"})
+
+
+def _receiver(node, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]
+    """The receiver/path text when ``node`` is the member part of an access."""
+    parent = node.parent
+    if parent is None:
+        return None
+    fields = _MEMBER_ACCESS.get(parent.type)
+    if fields is None:
+        return None
+    member = parent.child_by_field_name(fields[1])
+    if member is None or member.start_byte != node.start_byte or member.end_byte != node.end_byte:
+        return None
+    receiver = parent.child_by_field_name(fields[0])
+    if receiver is None:
+        return None
+    return source[receiver.start_byte : receiver.end_byte]
+
+
+def _refine_binding(tree, source: bytes, ranges: list[tuple[int, int]], anchor_b: int) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """Narrow the syntax layer's binding where it is known to be too wide."""
+    root = tree.root
+    nodes = [(r, root.named_descendant_for_byte_range(r[0], r[1])) for r in ranges]
+    anchor = next((n for r, n in nodes if r[0] <= anchor_b < r[1] or r[0] == anchor_b), None)
+    if anchor is None:
+        return ranges
+    if tree.language == "python":
+        ranges = _split_except_clauses(nodes, anchor)
+        nodes = [(r, n) for r, n in nodes if r in set(ranges)]
+    receiver = _receiver(anchor, source)
+    if receiver is not None:
+        # a path (``Pool::new``) names one type's item: other paths are other items
+        path = anchor.parent is not None and anchor.parent.type in _PATH_ACCESS
+        defined = any(n is not None and _receiver(n, source) is None and _defines(n) for _, n in nodes)
+        if path or not defined:
+            out = []
+            for r, n in nodes:
+                other = _receiver(n, source) if n is not None else None
+                if other is not None and other != receiver:
+                    continue
+                if path and other is None and n is not None and not _owned_by(n, source, receiver):
+                    continue  # an item of another type (``impl Other { fn new }``)
+                out.append(r)
+            ranges = out
+    return ranges
+
+
+def _owned_by(node, source: bytes, receiver: bytes) -> bool:  # type: ignore[no-untyped-def]
+    """Whether ``node`` lies in the body of a type/namespace named like the
+    path ``receiver``'s last segment (or is not inside any such owner)."""
+    last = re.split(rb"::|\.", receiver)[-1].split(b"<")[0].strip()
+    anc = node.parent
+    while anc is not None:
+        for field in ("type", "name"):
+            if anc.type in ("impl_item", "trait_item", "enum_item", "struct_item", "class_specifier",
+                            "struct_specifier", "namespace_definition", "mod_item", "class_declaration",
+                            "enum_declaration", "interface_declaration", "class_definition"):
+                child = anc.child_by_field_name(field)
+                if child is not None:
+                    text = source[child.start_byte : child.end_byte].split(b"<")[0].strip()
+                    return text == last
+        anc = anc.parent
+    return True
+
+
+def _split_except_clauses(nodes, anchor) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """Python: each ``except … as NAME`` clause binds NAME for itself."""
+    clauses = []
+    for _, n in nodes:
+        if n is None or n.parent is None or n.parent.type != "as_pattern_target":
+            continue
+        anc = n.parent.parent
+        if anc is not None and anc.type == "as_pattern":
+            anc = anc.parent
+        if anc is not None and anc.type == "except_clause":
+            clauses.append((anc.start_byte, anc.end_byte))
+    if not clauses:
+        return [r for r, _ in nodes]
+    home = next((c for c in clauses if c[0] <= anchor.start_byte < c[1]), None)
+    if home is not None:
+        return [r for r, _ in nodes if home[0] <= r[0] < home[1]]
+    return [r for r, _ in nodes if not any(c[0] <= r[0] < c[1] for c in clauses)]
+
+
+def _token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, int]]:
+    """Same-name occurrences when there is no grammar (plain tokens)."""
+    try:
+        from nextedit.syntax.tokens import same_name_occurrences
+    except ImportError:
+        same_name_occurrences = None
+    if same_name_occurrences is not None:
+        try:
+            return [tuple(r) for r in same_name_occurrences(text, anchor_cp)]  # type: ignore[misc]
+        except Exception:  # noqa: BLE001
+            log.exception("same_name_occurrences failed")
+            return []
+    pattern = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def _defines(node) -> bool:  # type: ignore[no-untyped-def]
+    parent = node.parent
+    if parent is None:
+        return False
+    for name in _DEFINING_FIELDS:
+        child = parent.child_by_field_name(name)
+        if child is not None and child.start_byte == node.start_byte and child.end_byte == node.end_byte:
+            return True
+    return False
+
+
+def _in_import(node) -> bool:  # type: ignore[no-untyped-def]
+    anc = node.parent
+    hops = 0
+    while anc is not None and hops < 5:
+        if any(h in anc.type for h in _IMPORT_HINTS):
+            return True
+        anc = anc.parent
+        hops += 1
+    return False
+
+
+def _is_file_level(tree, ranges: Iterable[tuple[int, int]]) -> bool:  # type: ignore[no-untyped-def]
+    """Whether one occurrence is a definition whose scope is the whole file."""
+    from nextedit.syntax import scopes
+
+    scope_types = scopes.scope_node_types(tree.language)
+    root = tree.root
+    for start, end in ranges:
+        node = root.named_descendant_for_byte_range(start, end)
+        if node is None or not _defines(node) or _in_import(node):
+            continue
+        anc = node.parent.parent if node.parent is not None else None
+        while anc is not None and anc.id != root.id and anc.type not in scope_types:
+            anc = anc.parent
+        if anc is None or anc.id == root.id:
+            return True
+    return False

@@ -1,0 +1,160 @@
+"""Rename evidence: the developer edits that turned one identifier OLD into NEW.
+
+Owns reading the edit history for renames: :func:`identifier_renames` (one
+edit — a keystroke inside an identifier, or a rewritten line or hunk whose
+token diff replaced OLD by NEW, memoised on the edit), the evidence the
+``rename`` suggester tries (newest first), the sites already renamed, whether
+the developer earlier renamed NEW back to OLD, and which remaining
+occurrences a rewritten hunk kept on purpose.
+
+Must not know about syntax trees, bindings or other documents
+(:mod:`nextedit.suggest.rename_binding`,
+:mod:`nextedit.suggest.rename_occurrences`), nor LSP/ACP or position
+encodings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nextedit.history import DeveloperEdit, is_identifier
+from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.model import TextEditCp
+from nextedit.text import Document
+
+
+# how many of the newest edits may carry the rename evidence
+_LOOKBACK = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    edit: DeveloperEdit
+    old: str
+    new: str
+    site_cp: int  # where NEW starts in the current text (the site nearest the cursor)
+    pure: bool  # the edit changed nothing but the name
+
+
+def _find_evidence(context: SuggestContext) -> list[_Evidence] | None:
+    out: list[_Evidence] = []
+    for edit in reversed(context.edits[-_LOOKBACK:]):
+        found = identifier_renames(edit)
+        if found is None:
+            continue
+        old, new, sites, pure = found
+        if any((e.old, e.new) == (old, new) for e in out):
+            continue
+        site = min(sites, key=lambda s: abs(s - context.cursor_cp))
+        out.append(_Evidence(edit, old, new, site, pure))
+    return out or None
+
+
+_TOKEN_RE = re.compile(r"[\w$]+|\s+|[^\w\s$]")
+
+
+def identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] | None:
+    """``(OLD, NEW, sites, pure)`` when ``edit`` turned identifier OLD into NEW.
+
+    ``sites`` are the current offsets where NEW now starts. A keystroke-level
+    edit inside one identifier gives one site; a rewritten line or hunk gives
+    every place its token diff replaced OLD by NEW. ``pure`` says that
+    nothing else changed. Backspacing (NEW a strict prefix of OLD) is not a
+    rename.
+    """
+    cached = edit.extra.get("identifier_renames", False)
+    if cached is not False:
+        return cached  # type: ignore[return-value]
+    result = _identifier_renames(edit)
+    edit.extra["identifier_renames"] = result
+    return result
+
+
+def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] | None:
+    old, new = edit.old_token, edit.new_token
+    if is_identifier(old) and is_identifier(new) and old != new and edit.token_start_cp is not None:
+        assert old is not None and new is not None
+        if old.startswith(new):
+            return None
+        return old, new, [edit.token_start_cp], True
+    if edit.old_token is not None or not edit.after_lines or len(edit.after_lines) > 20_000:
+        return None
+    # a rewritten line or hunk: diff its tokens
+    a = [(m.start(), m.group()) for m in _TOKEN_RE.finditer(edit.before_lines)]
+    b = [(m.start(), m.group()) for m in _TOKEN_RE.finditer(edit.after_lines)]
+    matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
+    pair: tuple[str, str] | None = None
+    sites: list[int] = []
+    pure = True
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        olds = [t for _, t in a[i1:i2] if not t.isspace()]
+        news = [t for _, t in b[j1:j2] if not t.isspace()]
+        if not olds and not news:
+            continue
+        if op == "replace" and len(olds) == 1 and len(news) == 1 and is_identifier(olds[0]) and is_identifier(news[0]):
+            if pair is None:
+                pair = (olds[0], news[0])
+            elif pair != (olds[0], news[0]):
+                return None  # two different renames: ambiguous
+            offset = next(pos for pos, t in b[j1:j2] if t == news[0])
+            sites.append(edit.lines_start_cp + offset)
+        else:
+            pure = False
+    if pair is None:
+        return None
+    if pair[0].startswith(pair[1]):
+        return None
+    return pair[0], pair[1], sites, pure
+
+
+def _renames_back(context: SuggestContext, ev: _Evidence) -> bool:
+    """Whether the developer earlier renamed NEW to OLD (in any open document)."""
+    for edit in context.recent_edits(limit=64):
+        if edit.seq >= ev.edit.seq:
+            continue
+        found = identifier_renames(edit)
+        if found is not None and found[0] == ev.new and found[1] == ev.old:
+            return True
+    return False
+
+
+def _renamed_sites(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[int]:
+    """Current offsets (ascending) where the developer already turned OLD into NEW."""
+    sites: set[int] = set()
+    for edit in edits:
+        found = identifier_renames(edit)
+        if found is not None and found[0] == old and found[1] == new:
+            sites.update(found[2])
+    return sorted(sites)
+
+
+def _evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[DeveloperEdit]:
+    """The developer edits (oldest first) that renamed OLD to NEW somewhere."""
+    out = []
+    for edit in edits:
+        found = identifier_renames(edit)
+        if found is not None and found[0] == old and found[1] == new:
+            out.append(edit)
+    return out
+
+
+def _kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:
+    """Remaining occurrences inside a rewritten hunk (not a keystroke-level
+    token edit) that renamed OLD elsewhere: the developer saw them and kept them."""
+    kept: list[TextEditCp] = []
+    for edit in group:
+        if edit.old_token is not None:  # typed inside one identifier: saw nothing else
+            continue
+        lo, hi = edit.start_cp, edit.new_end_cp
+        kept.extend(e for e in remaining if lo <= e.start_cp and e.end_cp <= hi)
+    return kept
+
+
+def _describe_evidence(document: Document, edit: DeveloperEdit, old: str, new: str) -> str:
+    line = document.line_of(min(edit.start_cp, len(document.text))) + 1
+    return f"edit #{edit.seq} at line {line}: `{old}`→`{new}`"

@@ -1,0 +1,250 @@
+"""Rename occurrences: the binding's remaining occurrences shaped into edits, here and in other documents.
+
+Owns what follows once the occurrences are known: field shorthands
+(``S { old }`` → ``S { old: new }``), the occurrence a diagnostic covers,
+the bounded group an ``edit`` fallback carries (the occurrences in one
+function), and the references to a file-level binding in the other open
+documents of the same language family (bounded, and cached per document
+version).
+
+Must not know about the edit history or the before text
+(:mod:`nextedit.suggest.rename_evidence`,
+:mod:`nextedit.suggest.rename_binding`), nor LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from nextedit.suggest.base import DocumentStateView, SuggestContext
+from nextedit.suggest.model import TextEditCp, TriggerKind
+from nextedit.suggest.rename_binding import _defines, _in_import
+from nextedit.text import utf8
+
+log = logging.getLogger(__name__)
+
+
+# languages whose documents can refer to each other's top-level names
+_FAMILIES: dict[str, str] = {"javascript": "js", "typescript": "js", "tsx": "js"}
+# another open document with more textual occurrences of OLD than this is not
+# searched for cross-file references (bounds the work per request)
+_CROSS_FILE_MAX_OCCURRENCES = 256
+
+
+def _shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str, new: str) -> list[TextEditCp]:
+    """Field shorthands: ``S { old }`` → ``S { old: new }``; ``{ new: old }`` → ``{ new }``
+    (Rust struct literals, JavaScript/TypeScript object literals and patterns)."""
+    document = state.document
+    root = state.syntax.root
+    out: list[TextEditCp] = []
+    for edit in edits:
+        b = document.byte_offset_at(edit.start_cp)
+        node = root.named_descendant_for_byte_range(b, b + len(utf8(old)))
+        parent = node.parent if node is not None else None
+        if node is None or parent is None:
+            out.append(edit)
+            continue
+        if parent.type == "shorthand_field_initializer" or node.type in (
+            "shorthand_property_identifier",
+            "shorthand_property_identifier_pattern",
+        ):
+            out.append(TextEditCp(edit.start_cp, edit.end_cp, f"{old}: {new}"))
+            continue
+        fields = {"field_initializer": ("field", "value"), "pair": ("key", "value"), "pair_pattern": ("key", "value")}.get(
+            parent.type
+        )
+        if fields is not None:
+            key = parent.child_by_field_name(fields[0])
+            value = parent.child_by_field_name(fields[1])
+            if (
+                key is not None
+                and value is not None
+                and value.start_byte == node.start_byte
+                and value.end_byte == node.end_byte
+                and document.source_bytes[key.start_byte : key.end_byte] == utf8(new)
+            ):
+                start = document.cp_offset_at_byte(key.start_byte)
+                out.append(TextEditCp(start, edit.end_cp, new))
+                continue
+        out.append(edit)
+    return out
+
+
+def _diagnosed(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
+    """With ``triggerKind: diagnostic``, the occurrence a diagnostic of this document covers."""
+    if context.request.trigger_kind is not TriggerKind.DIAGNOSTIC:
+        return None
+    for diag in context.request.diagnostics:
+        if diag.uri != context.uri:
+            continue
+        for edit in edits:
+            if edit.start_cp <= diag.end_cp and edit.end_cp >= diag.start_cp:
+                return edit
+    return None
+
+
+# function-like nodes: the unit of a bounded fallback group
+_FUNCTION_TYPES = frozenset(
+    {
+        "function_definition",
+        "function_declaration",
+        "function_item",
+        "method_declaration",
+        "method_definition",
+        "constructor_declaration",
+        "function_expression",
+        "arrow_function",
+        "generator_function",
+        "generator_function_declaration",
+        "method",
+        "singleton_method",
+        "func_literal",
+    }
+)
+
+
+def _fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_cp: int) -> list[TextEditCp]:
+    """The occurrences an ``edit`` fallback carries (see :mod:`nextedit.suggest.rename`)."""
+    if state.syntax is None or len(edits) <= 1:
+        return list(edits)
+    from nextedit.syntax import scopes
+
+    document = state.document
+
+    def function_span(cp: int) -> tuple[int, int] | None:
+        b = document.byte_offset_at(cp)
+        try:
+            node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
+        except Exception:  # noqa: BLE001
+            return None
+        return None if node is None else (node.start_byte, node.end_byte)
+
+    def inside(span: tuple[int, int], e: TextEditCp) -> bool:
+        b = document.byte_offset_at(e.start_cp)
+        return span[0] <= b < span[1]
+
+    span = function_span(site_cp)
+    if span is not None:
+        group = [e for e in edits if inside(span, e)]
+        if group:
+            return group
+    nearest = min(edits, key=lambda e: abs(e.start_cp - site_cp))
+    span = function_span(nearest.start_cp)
+    if span is None:
+        return [nearest]
+    return [e for e in edits if inside(span, e)]
+
+
+def _is_member(node) -> bool:  # type: ignore[no-untyped-def]
+    """``obj.name``-like: the identifier is the attribute/field part of an access."""
+    parent = node.parent
+    if parent is None:
+        return False
+    for field in ("attribute", "property", "field", "name"):
+        child = parent.child_by_field_name(field)
+        if child is not None and child.start_byte == node.start_byte and child.end_byte == node.end_byte:
+            return parent.type in {
+                "attribute",
+                "member_expression",
+                "field_expression",
+                "selector_expression",
+                "field_access",
+                "scoped_identifier",
+            }
+    return False
+
+
+def _same_family(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return False
+    return a == b or (_FAMILIES.get(a) is not None and _FAMILIES.get(a) == _FAMILIES.get(b))
+
+
+def _cross_file_edits(
+    language: str | None,
+    other: DocumentStateView,
+    old: str,
+    new: str,
+    cache: dict[tuple, tuple[int, ...]] | None = None,
+) -> list[TextEditCp]:
+    """OLD occurrences in ``other`` that refer to a top-level OLD of another file:
+    bindings defined by an import, or with no definition in ``other``.
+
+    Cost is bounded: a document without OLD is skipped after one C-speed
+    count; one with more than :data:`_CROSS_FILE_MAX_OCCURRENCES` textual
+    occurrences is skipped (too common a name to rename across files
+    safely or cheaply); the answer for one version of ``other`` is cached."""
+    if other.syntax is None or not _same_family(language, other.language):
+        return []
+    document = other.document
+    # the text's hash (computed once per str object, then cached by Python)
+    # tells a re-opened document with the same version number apart
+    key = (other.uri, document.version, hash(document.text), old)
+    starts = cache.get(key) if cache is not None else None
+    if starts is None:
+        starts = _cross_file_starts(other, old)
+        if cache is not None:
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = starts
+    end = len(old)
+    return [TextEditCp(cp, cp + end, new) for cp in starts]
+
+
+def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
+    from nextedit.syntax import scopes
+
+    document = other.document
+    text = document.text
+    count = text.count(old)
+    if count == 0:
+        return ()
+    if count > _CROSS_FILE_MAX_OCCURRENCES:
+        log.debug("rename: %d occurrences of %s in %s: not searched", count, old, other.uri)
+        return ()
+    source = document.source_bytes
+    root = other.syntax.root
+    seen: set[int] = set()
+    out: list[int] = []
+    for start in _word_starts(text, old):
+        start_b = document.byte_offset_at(start)
+        if start_b in seen:
+            continue
+        try:
+            ranges = scopes.binding_occurrences(other.syntax, source, start_b)
+        except Exception:  # noqa: BLE001
+            log.exception("binding_occurrences failed")
+            return ()
+        if not ranges:
+            continue
+        nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
+        seen.update(s for s, _ in ranges)
+        if any(n is None or _is_member(n) for n in nodes):
+            continue
+        if any(_defines(n) and not _in_import(n) for n in nodes):
+            continue  # a binding of its own in that file
+        for s, _e in ranges:
+            cp = document.cp_offset_at_byte(s)
+            if text[cp : cp + len(old)] == old:
+                out.append(cp)
+    out.sort()
+    return tuple(out)
+
+
+_WORD_CHAR = re.compile(r"[\w$]")
+
+
+def _word_starts(text: str, name: str) -> list[int]:
+    """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
+    the same matches as a regex with ``[\\w$]`` boundaries)."""
+    out: list[int] = []
+    n = len(name)
+    pos = text.find(name)
+    while pos != -1:
+        end = pos + n
+        if not (pos and _WORD_CHAR.match(text, pos - 1)) and not _WORD_CHAR.match(text, end):
+            out.append(pos)
+        pos = text.find(name, pos + 1)
+    return out

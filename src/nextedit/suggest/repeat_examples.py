@@ -1,0 +1,115 @@
+"""Repeated-edit examples: a developer edit widened to whole tokens, with its context window.
+
+Owns :class:`EditExample` and :func:`example_from_edit`: the window of a few
+lines around the edit, clipped to ``_WINDOW_CHARS`` on each side (its cost
+is bounded by the edit, not by the line or file), the before and after
+texts of that window and their tokens, and how many tokens the two share
+before and after the change.
+
+Must not know about rules, their acceptability or sites
+(:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_sites`),
+nor LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nextedit.suggest.repeat_model import PastEdit
+from nextedit.suggest.repeat_text import _glued, _lines_back, _lines_forward, trim_edit
+from nextedit.suggest.repeat_tokens import Tok, tokenize
+
+
+# how many lines around an edit we look at for context
+_WINDOW_LINES = 3
+# limits to keep the cost bounded by the edit size
+_MAX_EDIT_CHARS = 2000
+# the context window never reaches further than this many chars from the edit
+# (a 1 MB line is never tokenized whole)
+_WINDOW_CHARS = 400
+
+
+@dataclass(frozen=True)
+class EditExample:
+    """An edit widened to whole tokens, with token context from both texts.
+
+    ``before``/``after`` are the window texts; ``b_toks``/``a_toks`` their
+    tokens; ``p`` tokens are shared before the change, ``s`` after it;
+    ``window_start`` is the window's offset in the current text.
+    """
+
+    edit: PastEdit
+    window_start: int
+    before: str
+    after: str
+    b_toks: list[Tok]
+    a_toks: list[Tok]
+    p: int
+    s: int
+    clipped: bool = False  # the window was cut short of whole lines
+
+    @property
+    def old_toks(self) -> list[Tok]:
+        return self.b_toks[self.p : len(self.b_toks) - self.s]
+
+    @property
+    def new_toks(self) -> list[Tok]:
+        return self.a_toks[self.p : len(self.a_toks) - self.s]
+
+    def change_key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(t.text for t in self.old_toks), tuple(t.text for t in self.new_toks)
+
+
+def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
+    """Widen ``edit`` (already applied to ``text``) to tokens with context.
+
+    The window is a few lines around the edit, clipped to ``_WINDOW_CHARS``
+    on each side: its cost is bounded by the edit, not by the line or file.
+    A token cut by a clipped window edge is dropped."""
+    if len(edit.old) > _MAX_EDIT_CHARS or len(edit.new) > _MAX_EDIT_CHARS:
+        return None
+    if edit.new_end > len(text) or not text.startswith(edit.new, edit.start):
+        return None
+    pre, suf, _ = trim_edit(edit.old, edit.new)
+    if pre + suf >= len(edit.old) and pre + suf >= len(edit.new):
+        return None  # no change
+    ws = max(_lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
+    we = min(_lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS)
+    clip_left = ws > 0 and text[ws - 1] != "\n"
+    clip_right = we < len(text) and text[we - 1] != "\n"
+    after = text[ws:we]
+    before = text[ws : edit.start] + edit.old + text[edit.new_end : we]
+    # the changed char span, in window coordinates
+    cs = edit.start - ws + pre
+    b_ce = edit.start - ws + len(edit.old) - suf
+    a_ce = edit.start - ws + len(edit.new) - suf
+    b_toks = tokenize(before)
+    a_toks = tokenize(after)
+    if clip_left and b_toks and a_toks and b_toks[0].end < cs:
+        b_toks, a_toks = b_toks[1:], a_toks[1:]
+    if clip_right and b_toks and a_toks and b_toks[-1].start > b_ce and a_toks[-1].start > a_ce:
+        b_toks, a_toks = b_toks[:-1], a_toks[:-1]
+    # shared prefix: tokens ending at or before the change start (in both)
+    p = 0
+    while (
+        p < len(b_toks)
+        and p < len(a_toks)
+        and b_toks[p].end <= cs
+        and a_toks[p].end <= cs
+        and not (b_toks[p].end == cs and b_ce > cs and _glued(before, cs))
+    ):
+        p += 1
+    # shared suffix: tokens starting at or after the change end
+    s = 0
+    while (
+        s < len(b_toks) - p
+        and s < len(a_toks) - p
+        and b_toks[len(b_toks) - 1 - s].start >= b_ce
+        and a_toks[len(a_toks) - 1 - s].start >= a_ce
+    ):
+        s += 1
+    # a change strictly inside whitespace (no token touched) is formatting
+    ex = EditExample(edit, ws, before, after, b_toks, a_toks, p, s, clip_left or clip_right)
+    if [t.text for t in ex.old_toks] == [t.text for t in ex.new_toks]:
+        return None
+    return ex

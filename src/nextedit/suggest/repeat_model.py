@@ -1,0 +1,170 @@
+"""Repeated-edit values: past edits, rewrite rules, sites and proposals, and rule templates as regexes.
+
+Owns the synthesis's vocabulary — :class:`PastEdit`, :class:`Rule` (before
+and after templates of literal text and hole indices), :class:`Site`,
+:class:`Proposal` — and the template machinery: rendering, compiling a
+before template to a regex (holes become named groups, repeated holes
+back-references, word boundaries at word-character edges), the replacement
+string, and building a rule from templates (:func:`_make_rule`).
+
+Must not know how examples are built, how rules are chosen or where they
+match (:mod:`nextedit.suggest.repeat_examples`,
+:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_sites`),
+nor LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from nextedit.suggest.repeat_tokens import IDENT, NUMBER, STRING
+
+
+_HOLE_PATTERNS = {
+    IDENT: r"[^\W\d]\w*",
+    NUMBER: r"\d[\w.]*",
+    STRING: r"""[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PastEdit:
+    """One developer edit in current-text coordinates: ``text[start:start+len(new)] == new``."""
+
+    start: int
+    old: str
+    new: str
+    seq: int = 0
+
+    @property
+    def new_end(self) -> int:
+        return self.start + len(self.new)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rewrite: ``before`` and ``after`` templates (lists of str | int hole index)."""
+
+    before: tuple[str | int, ...]
+    after: tuple[str | int, ...]
+    hole_kinds: tuple[str, ...]
+    evidence: int  # how many examples agree
+    specificity: float
+    examples: tuple[PastEdit, ...]
+    compiled: re.Pattern[str] | None = field(compare=False, hash=False, repr=False)
+    replacement: str = field(compare=False, hash=False, repr=False, default="")
+    info: dict = field(compare=False, hash=False, repr=False, default_factory=dict)
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The before template as a regex, compiled on first use (most rules
+        are judged unacceptable before any search)."""
+        return self.compiled if self.compiled is not None else _compile(self.before, self.hole_kinds)
+
+    @property
+    def before_text(self) -> str:
+        return _render(self.before, self.hole_kinds)
+
+    @property
+    def after_text(self) -> str:
+        return _render(self.after, self.hole_kinds)
+
+    @property
+    def literal(self) -> bool:
+        return not self.hole_kinds
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    start: int
+    end: int
+    new_text: str  # replacement for text[start:end], already trimmed
+    match_start: int
+    match_end: int
+    match_text: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    rule: Rule
+    sites: tuple[Site, ...]  # every remaining site, nearest after the cursor first
+    score: float
+    complete: bool = True  # False: part of the text was not searched (long lines, caps)
+
+
+def _render(parts: Sequence[str | int], kinds: Sequence[str]) -> str:
+    return "".join(p if isinstance(p, str) else f"<{kinds[p]}{p}>" for p in parts)
+
+
+def _boundary_left(first: str) -> str:
+    return r"(?<![\w])" if first and (first[0].isalnum() or first[0] == "_") else ""
+
+
+def _boundary_right(last: str) -> str:
+    return r"(?![\w])" if last and (last[-1].isalnum() or last[-1] == "_") else ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _compile(before: tuple[str | int, ...], kinds: tuple[str, ...]) -> re.Pattern[str]:
+    seen: set[int] = set()
+    parts: list[str] = []
+    for part in before:
+        if isinstance(part, str):
+            parts.append(re.escape(part))
+        elif part in seen:
+            parts.append(f"(?P={_gname(part)})")
+        else:
+            seen.add(part)
+            parts.append(f"(?P<{_gname(part)}>{_HOLE_PATTERNS[kinds[part]]})")
+    first = before[0] if before and isinstance(before[0], str) else "a"
+    last = before[-1] if before and isinstance(before[-1], str) else "a"
+    return re.compile(_boundary_left(first) + "".join(parts) + _boundary_right(last))
+
+
+def _gname(i: int) -> str:
+    return f"h{i}"
+
+
+def _replacement(after: Sequence[str | int]) -> str:
+    out = []
+    for part in after:
+        if isinstance(part, str):
+            out.append(part.replace("\\", "\\\\"))
+        else:
+            out.append(f"\\g<{_gname(part)}>")
+    return "".join(out)
+
+
+def _make_rule(
+    before: list[str | int],
+    after: list[str | int],
+    kinds: list[str],
+    evidence: int,
+    specificity: float,
+    examples: tuple[PastEdit, ...],
+) -> Rule:
+    before = _merge(before)
+    after = _merge(after)
+    return Rule(
+        tuple(before),
+        tuple(after),
+        tuple(kinds),
+        evidence,
+        specificity,
+        examples,
+        None,
+        _replacement(after),
+    )
+
+
+def _merge(parts: list[str | int]) -> list[str | int]:
+    out: list[str | int] = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] = out[-1] + part
+        elif part != "":
+            out.append(part)
+    return out

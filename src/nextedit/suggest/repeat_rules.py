@@ -1,0 +1,440 @@
+"""Repeated-edit rules: rewrite rules from examples, and whether one is specific enough.
+
+Owns rule synthesis: one-example rules with context growing outwards from
+the change (and the whole changed lines, indentation free), two examples
+anti-unified (shared context kept token for token, differing identifiers and
+literals become holes), the facts about an example's change a rule carries
+in ``Rule.info``, and :func:`acceptable` — the precision gate (prose,
+comments, new literal values, renames, too little literal text).
+
+Must not know where a rule matches or which edits are examples
+(:mod:`nextedit.suggest.repeat_sites`, :mod:`nextedit.suggest.repeat_synth`),
+nor LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nextedit.suggest.repeat_examples import EditExample
+from nextedit.suggest.repeat_model import Rule, _make_rule
+from nextedit.suggest.repeat_text import _prose
+from nextedit.suggest.repeat_tokens import IDENT, NUMBER, STRING, Tok, tokenize
+
+
+_MAX_CONTEXT_TOKENS = 8
+
+
+_SPECIFIC_KINDS = (IDENT, STRING, NUMBER)
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", '"' * 3, "'" * 3)
+
+
+def _tok_weight(t: Tok) -> float:
+    if t.kind == IDENT:
+        return min(len(t.text), 12) / 4.0 + 0.5
+    if t.kind == STRING:
+        return min(len(t.text), 16) / 4.0 + 0.5
+    if t.kind == NUMBER:
+        return 0.75
+    return 0.25 if len(t.text) == 1 else 0.5
+
+
+def _specificity(toks: Sequence[Tok], holes: set[int] = frozenset()) -> float:
+    return sum(0.3 if i in holes else _tok_weight(t) for i, t in enumerate(toks))
+
+
+def _template(
+    text: str, toks: Sequence[Tok], lo: int, hi: int, holes: dict[int, int]
+) -> list[str | int]:
+    """Text of ``toks[lo:hi]`` with gaps, hole tokens replaced by hole ids."""
+    if lo >= hi:
+        return []
+    parts: list[str | int] = []
+    pos = toks[lo].start
+    for i in range(lo, hi):
+        t = toks[i]
+        parts.append(text[pos : t.start])
+        parts.append(holes[i] if i in holes else t.text)
+        pos = t.end
+    return parts
+
+
+def _span_template(
+    ex: EditExample, kl: int, kr: int, b_holes: dict[int, int], a_holes: dict[int, int]
+) -> tuple[list[str | int], list[str | int]] | None:
+    """Before/after templates of the change with ``kl``/``kr`` context tokens."""
+    p, s = ex.p, ex.s
+    nb, na = len(ex.b_toks), len(ex.a_toks)
+    lo = p - kl
+    if lo < 0 or kr > s:
+        return None
+    b_hi = nb - s + kr
+    a_hi = na - s + kr
+    if lo >= b_hi or lo >= a_hi:
+        # empty old and empty context: pure insertion with no anchor
+        if lo >= b_hi:
+            return None
+    b_start = ex.b_toks[lo].start
+    b_end = ex.b_toks[b_hi - 1].end
+    a_start = ex.a_toks[lo].start if lo < na else len(ex.after)
+    a_end = ex.a_toks[a_hi - 1].end if a_hi > 0 else 0
+    # the gap before the first/after the last token must be the same
+    before_t = _template(ex.before, ex.b_toks, lo, b_hi, b_holes)
+    after_t = _template(ex.after, ex.a_toks, lo, a_hi, a_holes) if lo < a_hi else []
+    # whitespace at the outer edges that the change itself altered
+    # (``f(a, b)`` -> ``g(a)(b)`` drops the blank after the comma)
+    if lo >= a_hi:
+        return before_t, after_t
+    b_left = ex.before[ex.b_toks[lo - 1].end if lo > 0 else 0 : b_start]
+    a_left = ex.after[ex.a_toks[lo - 1].end if lo > 0 else 0 : a_start]
+    if b_left != a_left:
+        before_t = [b_left, *before_t]
+        after_t = [a_left, *after_t]
+    b_right = ex.before[b_end : ex.b_toks[b_hi].start if b_hi < nb else len(ex.before)]
+    a_right = ex.after[a_end : ex.a_toks[a_hi].start if a_hi < na else len(ex.after)]
+    if b_right != a_right:
+        before_t = [*before_t, b_right]
+        after_t = [*after_t, a_right]
+    return before_t, after_t
+
+
+def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
+    """Candidate rules from the last example (and earlier ones that agree)."""
+    if not examples:
+        return []
+    last = examples[-1]
+    rules: list[Rule] = []
+    agreeing = [
+        e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None
+    ]
+    if agreeing:
+        rules.extend(_anti_unify(last, agreeing[-1]))
+    line = _line_rule(last)
+    if line is not None:
+        rules.append(line)
+    rules.extend(_single_rules(last))
+    return rules
+
+
+def _line_rule(ex: EditExample) -> Rule | None:
+    """The changed lines as a whole (indentation free): the most specific rule."""
+    if not ex.old_toks or not ex.new_toks or ex.clipped:
+        return None
+    b_first = ex.old_toks[0].start
+    b_last = ex.old_toks[-1].end
+    a_first = ex.new_toks[0].start
+    a_last = ex.new_toks[-1].end
+    bs = ex.before.rfind("\n", 0, b_first) + 1
+    be = ex.before.find("\n", b_last)
+    be = len(ex.before) if be < 0 else be
+    # the text outside the change is the same in both: map by offset
+    delta = len(ex.after) - len(ex.before)
+    as_ = bs
+    ae = be + delta
+    if not (as_ <= a_first and a_last <= ae):
+        return None
+    before = ex.before[bs:be]
+    after = ex.after[as_:ae]
+    ind_b = len(before) - len(before.lstrip(" \t"))
+    ind_a = len(after) - len(after.lstrip(" \t"))
+    if before[:ind_b] != after[:ind_a]:
+        return None
+    before, after = before[ind_b:].rstrip(), after[ind_a:].rstrip()
+    if not before or not after or before == after:
+        return None
+    regex = re.compile(r"(?m)^(?P<ind>[ \t]*)" + re.escape(before) + r"(?=[ \t]*$)")
+    spec = _specificity(tokenize(before))
+    replacement = "\\g<ind>" + after.replace("\\", "\\\\")
+    rule = Rule((before,), (after,), (), 1, spec, (ex.edit,), regex, replacement)  # its own regex
+    rule.info.update(_info(ex, ex.p, ex.s))
+    rule.info["line_rule"] = True
+    rule.info["indent"] = ex.before[bs : bs + ind_b]
+    return rule
+
+
+def _single_rules(ex: EditExample) -> list[Rule]:
+    """One-example rules with growing context, most general first."""
+    out: list[Rule] = []
+    p, s = ex.p, ex.s
+    for k in range(0, _MAX_CONTEXT_TOKENS + 1):
+        for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
+            if kl > p or kr > s:
+                continue
+            lo = p - kl
+            b_hi = len(ex.b_toks) - s + kr
+            if lo >= b_hi:
+                continue
+            tpl = _span_template(ex, kl, kr, {}, {})
+            if tpl is None:
+                continue
+            before_t, after_t = tpl
+            spec = _specificity(ex.b_toks[lo:b_hi])
+            r = _make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
+            r.info.update(_info(ex, kl, kr))
+            out.append(r)
+    # whole lines context
+    return out
+
+
+def _change_holes(
+    a: EditExample, b: EditExample
+) -> tuple[dict[tuple[str, str], int], list[str], dict[int, int], dict[int, int]] | None:
+    """Do the two changes agree token for token, modulo identifiers/literals
+    substituted consistently (``print x`` -> ``print(x)`` and ``print y`` ->
+    ``print(y)``)? The substitution, hole kinds and hole positions in ``a``."""
+    ao, bo, an, bn = a.old_toks, b.old_toks, a.new_toks, b.new_toks
+    if len(ao) != len(bo) or len(an) != len(bn):
+        return None
+    holes: dict[tuple[str, str], int] = {}
+    kinds: list[str] = []
+    b_holes: dict[int, int] = {}
+    a_holes: dict[int, int] = {}
+    for j, (ta, tb) in enumerate(zip(ao, bo)):
+        if ta.text == tb.text:
+            continue
+        if ta.kind != tb.kind or ta.kind not in _SPECIFIC_KINDS:
+            return None
+        key = (ta.text, tb.text)
+        if key not in holes:
+            holes[key] = len(kinds)
+            kinds.append(ta.kind)
+        b_holes[a.p + j] = holes[key]
+    for j, (ta, tb) in enumerate(zip(an, bn)):
+        if ta.text == tb.text:
+            continue
+        key = (ta.text, tb.text)
+        if key not in holes:
+            return None  # new text differs in a way the old text does not explain
+        a_holes[a.p + j] = holes[key]
+    if not ao and not an:
+        return None
+    return holes, kinds, b_holes, a_holes
+
+
+def _anti_unify(a: EditExample, b: EditExample) -> list[Rule]:
+    """The context two examples share, token by token, with differing
+    identifiers/literals as holes."""
+    agreed = _change_holes(a, b)
+    if agreed is None:
+        return []
+    hole_of_text, kinds, a_bholes, a_aholes = agreed
+    kinds = list(kinds)
+    a_bholes = dict(a_bholes)
+    a_aholes = dict(a_aholes)
+    # grow left context while tokens agree (or both abstractable of same kind)
+    kl = 0
+    while kl < min(a.p, b.p, _MAX_CONTEXT_TOKENS):
+        ta = a.b_toks[a.p - kl - 1]
+        tb = b.b_toks[b.p - kl - 1]
+        if ta.text == tb.text:
+            kl += 1
+            continue
+        if ta.kind == tb.kind and ta.kind in _SPECIFIC_KINDS:
+            key = (ta.text, tb.text)
+            if key not in hole_of_text:
+                hole_of_text[key] = len(kinds)
+                kinds.append(ta.kind)
+            a_bholes[a.p - kl - 1] = hole_of_text[key]
+            a_aholes[a.p - kl - 1] = hole_of_text[key]
+            kl += 1
+            continue
+        break
+    kr = 0
+    while kr < min(a.s, b.s, _MAX_CONTEXT_TOKENS):
+        ta = a.b_toks[len(a.b_toks) - a.s + kr]
+        tb = b.b_toks[len(b.b_toks) - b.s + kr]
+        if ta.text == tb.text:
+            kr += 1
+            continue
+        if ta.kind == tb.kind and ta.kind in _SPECIFIC_KINDS:
+            key = (ta.text, tb.text)
+            if key not in hole_of_text:
+                hole_of_text[key] = len(kinds)
+                kinds.append(ta.kind)
+            a_bholes[len(a.b_toks) - a.s + kr] = hole_of_text[key]
+            a_aholes[len(a.a_toks) - a.s + kr] = hole_of_text[key]
+            kr += 1
+            continue
+        break
+    out: list[Rule] = []
+    kl_max, kr_max = kl, kr
+    pairs = sorted(
+        ((kl, kr) for kl in range(kl_max + 1) for kr in range(kr_max + 1)),
+        key=lambda lr: (lr[0] + lr[1], abs(lr[0] - lr[1])),
+    )
+    for kl, kr in pairs:
+        rule = _au_rule(a, b, kl, kr, kinds, a_bholes, a_aholes)
+        if rule is not None:
+            out.append(rule)
+    return out
+
+
+def _au_rule(
+    a: EditExample,
+    b: EditExample,
+    kl: int,
+    kr: int,
+    kinds: list[str],
+    a_bholes: dict[int, int],
+    a_aholes: dict[int, int],
+) -> Rule | None:
+    lo = a.p - kl
+    b_hi = len(a.b_toks) - a.s + kr
+    if lo >= b_hi:
+        return None
+    # context must end on literal tokens: a hole at the edge matches anything
+    if kl > 0 and lo in a_bholes:
+        return None
+    if kr > 0 and (b_hi - 1) in a_bholes:
+        return None
+    b_holes = {i: h for i, h in a_bholes.items() if lo <= i < b_hi}
+    a_hi = len(a.a_toks) - a.s + kr
+    a_holes = {i: h for i, h in a_aholes.items() if lo <= i < a_hi}
+    tpl = _span_template(a, kl, kr, b_holes, a_holes)
+    if tpl is None:
+        return None
+    before_t, after_t = tpl
+    used = sorted({h for h in b_holes.values()})
+    if any(isinstance(x, int) and x not in used for x in after_t):
+        return None
+    remap = {h: i for i, h in enumerate(used)}
+    before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
+    after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
+    kinds2 = [kinds[h] for h in used]
+    spec = _specificity(a.b_toks[lo:b_hi], {i - lo for i in b_holes})
+    r = _make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
+    r.info.update(_info(a, kl, kr))
+    return r
+
+
+def _literal_body(text: str) -> str:
+    return text.lstrip("rRbBuUfF").strip("\"'`")
+
+
+def _new_literal(old: Sequence[Tok], new: Sequence[Tok]) -> bool:
+    """The change types in a new value — a string or number that is not an
+    old one, nor an old string extended (``"failed"`` -> ``"failed: %w"``)."""
+    old_lits = [_literal_body(t.text) for t in old if t.kind in (STRING, NUMBER)]
+    for t in new:
+        if t.kind not in (STRING, NUMBER):
+            continue
+        body = _literal_body(t.text)
+        if any(body == o or (o and o in body) for o in old_lits):
+            continue
+        return True
+    return False
+
+
+def _example_info(ex: EditExample) -> dict:
+    """What a rule's acceptability needs of its example's change (independent
+    of the context width): computed once per example."""
+    cached = ex.__dict__.get("_change_info")
+    if cached is not None:
+        return cached
+    old, new = ex.old_toks, ex.new_toks
+    b, a_text = ex.before, ex.after
+    line_b = b[b.rfind("\n", 0, old[0].start) + 1 : old[-1].end] if old else ""
+    line_a = a_text[a_text.rfind("\n", 0, new[0].start) + 1 : new[-1].end] if new else ""
+    stripped = (line_b or line_a).lstrip()
+    info = {
+        "prose": _prose(line_b) or _prose(line_a),
+        "comment": stripped.startswith(_COMMENT_STARTS),
+        "n_old": len(old),
+        "n_new": len(new),
+        "old_spec": _specificity(old),
+        "new_spec": _specificity(new),
+        "old_idents": sum(1 for t in old if t.kind in _SPECIFIC_KINDS),
+        "old_text": "".join(t.text for t in old),
+        "new_text": "".join(t.text for t in new),
+        "new_literal": _new_literal(old, new),
+        "substitution": len(old) == len(new) and all(t.kind == IDENT for t in (*old, *new)),
+        "single_ident": len(old) == 1 and len(new) == 1 and old[0].kind == IDENT and new[0].kind == IDENT,
+    }
+    ex.__dict__["_change_info"] = info  # frozen dataclass: a memo, not state
+    return info
+
+
+def _info(ex: EditExample, kl: int, kr: int) -> dict:
+    # does the context reach the line boundaries?
+    lo = ex.p - kl
+    hi = len(ex.b_toks) - ex.s + kr
+    b = ex.before
+    ls = b.rfind("\n", 0, ex.b_toks[lo].start) + 1 if lo < len(ex.b_toks) else 0
+    full_left = b[ls : ex.b_toks[lo].start].strip() == "" if lo < len(ex.b_toks) else True
+    le = b.find("\n", ex.b_toks[hi - 1].end) if hi > 0 else -1
+    le = len(b) if le < 0 else le
+    full_right = b[ex.b_toks[hi - 1].end : le].strip() == "" if hi > 0 else True
+    a_hi = len(ex.a_toks) - ex.s + kr
+    a_lo_cp = ex.a_toks[lo].start if lo < len(ex.a_toks) and lo < a_hi else ex.edit.start - ex.window_start
+    a_hi_cp = ex.a_toks[a_hi - 1].end if 0 < a_hi and lo < a_hi else a_lo_cp
+    return {
+        **_example_info(ex),
+        "a_span": (ex.window_start + a_lo_cp, ex.window_start + a_hi_cp),
+        "kl": kl,
+        "kr": kr,
+        "full_line": full_left and full_right,
+    }
+
+
+_KEYWORDS = frozenset(
+    """self this def fn let mut pub return if else for in while not and or is None
+    True False true false null nil const var func class struct impl use import from
+    new int str bool usize u8 u32 i32 i64 u64 void static as""".split()
+)
+
+
+def literal_specificity(rule: Rule) -> float:
+    """Weight of the literal identifiers/strings of the before template (holes excluded)."""
+    total = 0.0
+    for part in rule.before:
+        if isinstance(part, int):
+            continue
+        for t in tokenize(part):
+            if t.kind == IDENT and t.text in _KEYWORDS:
+                total += 0.5
+            else:
+                total += _tok_weight(t)
+    return total
+
+
+ONE_EXAMPLE_LINE_ONLY = False
+EV2_MIN_LITERAL = 4.0
+SINGLE_IDENT_MIN_LITERAL = 4.0
+
+
+def _rename_like(info: dict) -> bool:
+    """An identifier grown or shrunk (``name`` -> ``name_filter``): a rename of
+    one binding, whose other sites the rename suggester knows better."""
+    old, new = info.get("old_text", ""), info.get("new_text", "")
+    return bool(old and new) and len(new) > len(old) and (new.startswith(old) or new.endswith(old))
+
+
+def acceptable(rule: Rule) -> bool:
+    """Is the rule specific enough to be suggested with its evidence?"""
+    info = rule.info
+    n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
+    if _prose(rule.before_text) or _prose(rule.after_text):
+        return False
+    if rule.evidence < 2 and (info.get("prose") or info.get("comment")):
+        return False
+    lit = literal_specificity(rule)
+    single_ident = info.get("single_ident", False)
+    if rule.evidence >= 2:
+        if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 and info.get("kr", 0) >= 1):
+            return False
+        if single_ident and info.get("kl", 0) + info.get("kr", 0) < 2:
+            return False
+        return lit >= EV2_MIN_LITERAL
+    # one example: only replacements, specific ones
+    if n_old == 0 or n_new == 0:
+        return False
+    if info.get("new_literal"):
+        return False  # a new value typed in (a string, a number): data, not a pattern
+    if ONE_EXAMPLE_LINE_ONLY and not info.get("line_rule"):
+        return False
+    if single_ident and _rename_like(info):
+        return False
+    if single_ident and not info.get("line_rule") and (info.get("kl", 0) < 2 or lit < SINGLE_IDENT_MIN_LITERAL):
+        return False
+    return lit >= 4.0 and info.get("old_spec", 0.0) >= 1.0

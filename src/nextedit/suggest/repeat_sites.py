@@ -1,0 +1,233 @@
+"""Repeated-edit sites: where a rule's before side matches, and whether the match sits in the example's context.
+
+Owns the site search: the rule's longest literal piece is located with
+``str.find`` (C speed) and the regex runs only over the lines around each
+occurrence; lines longer than ``_MAX_REGION_CHARS`` are skipped and
+occurrences capped (the scan is then incomplete); a match is a site when its
+rewrite changes the text and the after state is not already there. Also the
+syntactic context of a span (:func:`node_category`) and the filter that
+keeps sites in the example's context.
+
+Must not know how rules are made or chosen
+(:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_synth`),
+nor syntax trees (the caller maps spans to node types), LSP/ACP or position
+encodings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from nextedit.suggest.repeat_model import Rule, Site
+from nextedit.suggest.repeat_text import _align_lines, _lines_back, _lines_forward, trim_edit
+
+
+# a site region (the lines a match may span) longer than this is skipped
+_MAX_REGION_CHARS = 4000
+# anchor occurrences examined per rule
+_MAX_ANCHOR_HITS = 2000
+
+
+class _Scan:
+    """Bookkeeping of one rule's site search: was it complete?"""
+
+    __slots__ = ("complete", "cancelled", "_tick")
+
+    def __init__(self, cancelled: Callable[[], bool] | None = None) -> None:
+        self.complete = True  # False: a long line skipped or the hit cap reached
+        self.cancelled = cancelled
+        self._tick = 0
+
+    def stop(self) -> bool:
+        self._tick += 1
+        if self.cancelled is not None and self._tick % 64 == 0 and self.cancelled():
+            self.complete = False
+            return True
+        return False
+
+
+def _anchor(rule: Rule) -> tuple[str, int, int] | None:
+    """The before template's longest literal piece (found with ``str.find``)
+    and how many line breaks the template has before / after it."""
+    cached = rule.info.get("_anchor")
+    if cached is not None:
+        return cached or None
+    parts = [p for p in rule.before if isinstance(p, str)]
+    best = max(parts, key=lambda p: (any(c.isalnum() for c in p), len(p.strip())), default="")
+    if not best.strip():
+        rule.info["_anchor"] = ()
+        return None
+    idx = next(i for i, p in enumerate(rule.before) if p is best)
+    nl_before = sum(p.count("\n") for p in rule.before[:idx] if isinstance(p, str))
+    nl_after = sum(p.count("\n") for p in rule.before[idx + 1 :] if isinstance(p, str))
+    found = (best, nl_before, nl_after)
+    rule.info["_anchor"] = found
+    return found
+
+
+def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tuple[int, int] | None:
+    """The lines a match around ``text[pos:end]`` may span; ``None`` when longer
+    than ``_MAX_REGION_CHARS`` (a minified or generated line)."""
+    floor = max(0, pos - _MAX_REGION_CHARS)
+    ls = _lines_back(text, pos, nl_before, floor)
+    if ls == floor and floor > 0 and text[floor - 1] != "\n":
+        return None
+    ceiling = min(len(text), end + _MAX_REGION_CHARS)
+    le = _lines_forward(text, end, nl_after, ceiling)
+    if le == ceiling and ceiling < len(text) and text[ceiling - 1] != "\n":
+        return None
+    return ls, le
+
+
+def _matches(text: str, rule: Rule, scan: _Scan):
+    """The rule's matches, left to right, non-overlapping. The longest literal
+    piece of the pattern is located with ``str.find`` (C speed) and the regex
+    runs only over the lines around each occurrence: the cost is one scan plus
+    the number of occurrences (capped), never a Python loop over the file."""
+    anchor = _anchor(rule)
+    if anchor is None:
+        for i, m in enumerate(rule.regex.finditer(text)):
+            if i >= _MAX_ANCHOR_HITS or scan.stop():
+                scan.complete = False
+                return
+            yield m
+        return
+    lit, nl_before, nl_after = anchor
+    last_end = -1
+    last_region = (-1, -1)
+    hits = 0
+    pos = text.find(lit)
+    while pos >= 0:
+        hits += 1
+        if hits > _MAX_ANCHOR_HITS or scan.stop():
+            scan.complete = False
+            return
+        region = _region(text, pos, pos + len(lit), nl_before, nl_after)
+        if region is None:
+            scan.complete = False
+        elif region != last_region:
+            last_region = region
+            for m in rule.regex.finditer(text, max(region[0], last_end), region[1]):
+                if m.start() < last_end:
+                    continue
+                last_end = m.end() if m.end() > m.start() else m.end() + 1
+                yield m
+        if region is None:  # skip the rest of the long line
+            nl = text.find("\n", pos)
+            pos = text.find(lit, nl + 1) if nl >= 0 else -1
+        else:
+            pos = text.find(lit, pos + 1)
+
+
+def find_sites(
+    text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200
+) -> list[Site]:
+    """Every match of ``rule.before`` whose rewrite changes the text."""
+    return scan_sites(text, rule, exclude, limit)[0]
+
+
+def scan_sites(
+    text: str,
+    rule: Rule,
+    exclude: Sequence[tuple[int, int]] = (),
+    limit: int = 200,
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[list[Site], bool]:
+    """``(sites, complete)``: every match of ``rule.before`` whose rewrite
+    changes the text (at most ``limit + 1``); ``complete`` is False when part
+    of the text was not examined (a line too long, too many occurrences,
+    cancelled)."""
+    scan = _Scan(cancelled)
+    sites: list[Site] = []
+    for m in _matches(text, rule, scan):
+        ms, me = m.start(), m.end()
+        if any(ms < xe and xs < me or (xs == xe and ms <= xs <= me) for xs, xe in exclude):
+            continue
+        try:
+            replaced = m.expand(rule.replacement)
+        except (re.error, IndexError):
+            continue
+        old = m.group()
+        ex_indent = rule.info.get("indent")
+        if ex_indent is not None and "ind" in rule.regex.groupindex:
+            site_indent = m.group("ind")
+            if site_indent != ex_indent:
+                replaced = replaced.replace("\n" + ex_indent, "\n" + site_indent)
+        if replaced == old:
+            continue
+        # the change is already there (the before pattern is part of the after)
+        lo = max(0, ms - len(replaced))
+        window = text[lo : me + len(replaced)]
+        k = window.find(replaced)
+        done = False
+        while k >= 0:
+            if lo + k <= ms and me <= lo + k + len(replaced):
+                done = True
+                break
+            k = window.find(replaced, k + 1)
+        if done:
+            continue
+        pre, suf, _ = trim_edit(old, replaced)
+        start, end, new = _align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
+        sites.append(Site(start, end, new, ms, me, old))
+        if len(sites) > limit:
+            break
+    return sites, scan.complete
+
+
+# node-type name fragments -> the list-level context of a span; by suffix or
+# substring so that one table serves every grammar
+_FINE_CONTEXTS = (
+    (("type_arguments", "type_parameters", "generic"), "type"),
+    (("parameters", "parameter_list"), "parameters"),
+    (("arguments", "argument_list"), "arguments"),
+    (("import", "use_declaration", "use_list"), "import"),
+    (("decorator", "attribute_item", "annotation", "attribute"), "attribute"),
+)
+_CONTEXT_DEPTH = 2
+
+
+def node_category(types: Sequence[str]) -> tuple[str, str | None]:
+    """The syntactic context of a span from the types of the nodes strictly
+    enclosing it, innermost first: ``(coarse, fine)`` — coarse is ``comment``,
+    ``string`` or ``code``; fine the list the span sits in (call
+    ``arguments``, ``parameters``, ``import``, ``attribute``, ``type``) or None."""
+    near = types[:_CONTEXT_DEPTH]
+    coarse = "code"
+    for node_type in near:
+        if "comment" in node_type:
+            coarse = "comment"
+            break
+        if "string" in node_type or node_type in ("char_literal", "heredoc_body", "template_string"):
+            coarse = "string"
+            break
+    fine = None
+    for node_type in near:
+        for fragments, name in _FINE_CONTEXTS:
+            if any(f in node_type for f in fragments):
+                fine = name
+                break
+        if fine is not None:
+            break
+    return coarse, fine
+
+
+def _same_category(sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]) -> list[Site]:
+    """The sites whose syntactic context is the example's: never from code
+    into a string or comment (or back); and, unless the change only
+    substitutes identifiers one for one, in the same kind of list (a parameter
+    removed from a definition is not removed from a call)."""
+    span = rule.info.get("a_span")
+    if span is None:
+        return sites
+    want = category(*span)
+    if want is None:
+        return sites
+    substitution = rule.info.get("substitution", False)
+    out = []
+    for site in sites:
+        got = category(site.match_start, site.match_end)
+        if got is None or (got[0] == want[0] and (substitution or got[1] == want[1])):
+            out.append(site)
+    return out

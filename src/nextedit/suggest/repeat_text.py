@@ -1,0 +1,100 @@
+"""Repeated-edit text helpers: lines, trimming and prose over plain strings.
+
+Owns small string functions the synthesis shares: the start/end of the lines
+around an offset (bounded by a floor or ceiling so a long line is never
+walked whole), the common prefix/suffix of an edit (:func:`trim_edit`),
+whether an offset sits between two word characters, sliding a whole-line
+insertion or deletion to a line start (:func:`_align_lines`) and whether a
+text reads as prose.
+
+Must not know about tokens, rules, examples or sites
+(:mod:`nextedit.suggest.repeat_synth` and its parts), nor LSP/ACP or
+position encodings.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
+    """Start of the line ``n`` lines above ``pos`` (never searching below ``floor``)."""
+    floor = max(0, floor)
+    start = text.rfind("\n", floor, pos) + 1 or floor
+    for _ in range(n):
+        if start <= floor:
+            break
+        start = text.rfind("\n", floor, start - 1) + 1 or floor
+    return start
+
+
+def _lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> int:
+    """End (after the newline) of the line ``n`` lines below ``pos`` (never searching past ``ceiling``)."""
+    ceiling = len(text) if ceiling is None else min(ceiling, len(text))
+    end = pos
+    for _ in range(n + 1):
+        nl = text.find("\n", end, ceiling)
+        if nl < 0:
+            return ceiling
+        end = nl + 1
+    return end
+
+
+def trim_edit(old: str, new: str) -> tuple[int, int, int]:
+    """Common prefix length and the lengths of old/new suffix shared."""
+    n = min(len(old), len(new))
+    pre = 0
+    while pre < n and old[pre] == new[pre]:
+        pre += 1
+    suf = 0
+    while suf < n - pre and old[len(old) - 1 - suf] == new[len(new) - 1 - suf]:
+        suf += 1
+    return pre, suf, 0
+
+
+def _glued(text: str, pos: int) -> bool:
+    """True when the chars at ``pos-1`` and ``pos`` are both word chars."""
+    return 0 < pos < len(text) and (text[pos - 1].isalnum() or text[pos - 1] == "_") and (
+        text[pos].isalnum() or text[pos] == "_"
+    )
+
+
+def _align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
+    """Slide a pure insertion/deletion of whole lines to start at a line start.
+
+    Trimming places an inserted line wherever the shared text ends (``#[inline]\n    ``
+    after an indentation); the same change expressed at the line start is what
+    an editor (and a reader) expects.
+    """
+    if start == end and "\n" in new:
+        s, ins = start, new
+        for _ in range(len(new)):
+            if (s == 0 or text[s - 1] == "\n") and ins.endswith("\n"):
+                return s, s, ins
+            if s == 0 or text[s - 1] != ins[-1]:
+                break
+            s, ins = s - 1, ins[-1] + ins[:-1]
+        return start, end, new
+    if new == "" and "\n" in text[start:end]:
+        s, e = start, end
+        for _ in range(end - start):
+            if (s == 0 or text[s - 1] == "\n") and text[e - 1] == "\n":
+                return s, e, ""
+            if s == 0 or text[s - 1] != text[e - 1]:
+                break
+            s, e = s - 1, e - 1
+    return start, end, new
+
+
+def _prose(text: str) -> bool:
+    """Four words in a row separated by blanks only: prose (a comment, a docstring)."""
+    return _PROSE_RE.search(text) is not None
+
+
+# anchored at word starts, possessive: linear in the text (a long run of word
+# characters is not retried from each of its positions)
+_PROSE_RE = re.compile(r"(?<!\w)[^\W\d]\w*+[ \t]++[^\W\d]\w*+[ \t]++[^\W\d]\w*+[ \t]++[^\W\d]")

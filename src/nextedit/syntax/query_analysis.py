@@ -1,0 +1,243 @@
+"""Query-file analysis: what ``identifiers.scm`` and ``locals.scm`` say.
+
+Owns which node types are renamable identifiers (``(type) @identifier``
+patterns, or a generic fallback for languages without identifiers.scm),
+which open a scope (``(type) @local.scope`` lines — scope patterns in
+locals.scm must be that simple), and the *classify spec* of a language: the
+member / plain / keyword / definition patterns of the two files compiled into
+one query and analysed once per language, so that classification avoids
+running the query where it can — ``(type) @cap`` patterns classify by node
+type, ``(parent field: (type) @cap)`` patterns by the parent's type and field
+(one ``Node.parent``), and only the other patterns run the query, from the
+exact ancestor they need (:class:`_TypePlan`).
+
+Must not know how names resolve (that is :mod:`.name_resolution`), about
+trees of a document, LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import tree_sitter
+
+from nextedit.syntax import queries
+from nextedit.syntax.languages import get_language
+
+# Node types treated as identifiers when a language has no identifiers.scm.
+_GENERIC_IDENTIFIER_TYPES = frozenset({"identifier", "name", "variable_name", "simple_identifier", "constant"})
+
+# How many ancestors a pattern the analysis cannot read may span.
+_CONTEXT_DEPTH = 6
+
+_SCOPE_PATTERN = re.compile(r"^\s*\(([A-Za-z_][A-Za-z0-9_]*)\)\s*@local\.scope\b", re.MULTILINE)
+_IDENTIFIER_PATTERN = re.compile(r"^\s*\(([A-Za-z_][A-Za-z0-9_]*)\)\s*@identifier\b", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=None)
+def identifier_node_types(language: str) -> frozenset[str]:
+    """Node types that are identifiers in ``language``: the top-level
+    ``(type) @identifier`` patterns of its ``identifiers.scm``, else every
+    named node type called ``identifier``/``*_identifier``/``name``…"""
+    text = queries.query_text(language, "identifiers")
+    if text is not None:
+        return frozenset(_IDENTIFIER_PATTERN.findall(text))
+    try:
+        lang = get_language(language)
+    except Exception:  # noqa: BLE001
+        return frozenset()
+    kinds = set()
+    for kind_id in range(lang.node_kind_count):
+        name = lang.node_kind_for_id(kind_id)
+        if name and lang.node_kind_is_named(kind_id) and (
+            name in _GENERIC_IDENTIFIER_TYPES or name.endswith("_identifier")
+        ):
+            kinds.add(name)
+    return frozenset(kinds)
+
+
+def is_identifier_node_type(language: str, node_type: str) -> bool:
+    """Whether nodes of ``node_type`` are renamable identifiers."""
+    return node_type in identifier_node_types(language)
+
+
+@functools.lru_cache(maxsize=None)
+def scope_node_types(language: str) -> frozenset[str]:
+    """Node types that open a scope: the ``(type) @local.scope`` patterns of
+    ``locals.scm`` (scope patterns must be that simple; a test checks it)."""
+    text = queries.query_text(language, "locals")
+    return frozenset(_SCOPE_PATTERN.findall(text)) if text else frozenset()
+
+
+# ------------------------------------------------------------ query analysis
+
+_CLASSIFY_CAPTURES = ("member", "plain", "keyword")
+_SIMPLE_K0 = re.compile(r"^\(\s*([A-Za-z_]\w*)\s*\)\s*@([\w.]+)\s*$")
+_SIMPLE_K1 = re.compile(r"^\(\s*([A-Za-z_]\w*)\s+(?:([A-Za-z_]\w*)\s*:\s*)?\(\s*([A-Za-z_]\w*)\s*\)\s*@([\w.]+)\s*\)$")
+_PATTERN_TOKEN = re.compile(
+    r"""\s+|;[^\n]*|"(?:\\.|[^"\\])*"|@[\w.\-]+|[A-Za-z_][\w\-]*\s*:(?!:)|![\w\-]+|\#[\w\-!?]+|[()\[\]]|[.*+?]|[A-Za-z_][\w\-/]*"""
+)
+
+
+def _is_classify_capture(name: str) -> bool:
+    return name in _CLASSIFY_CAPTURES or name.startswith("local.definition")
+
+
+def _pattern_captures(text: str) -> list[tuple[str, str | None, str | None, int]] | None:
+    """``(capture, captured node type | None, parent type | None, depth)`` for
+    each capture of one query pattern (depth = ancestors of the captured node
+    inside the pattern). ``None`` type = wildcard; ``None`` when unreadable."""
+    stack: list[tuple[str, str | None]] = []  # (kind, node type): kind in node/group/alt/pred
+    last: tuple[str, str | None] | None = None
+    out: list[tuple[str, str | None, str | None, int]] = []
+    tokens = [t for t in _PATTERN_TOKEN.findall(text) if t.strip() and not t.startswith(";")]
+    if "".join(tokens).replace(" ", "") != re.sub(r"\s+|;[^\n]*", "", text):
+        return None  # something the tokenizer did not understand
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "(":
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ")"
+            if nxt in ("(", "["):
+                stack.append(("group", None))
+            elif nxt.startswith("#"):
+                stack.append(("pred", None))
+                i += 1
+            elif nxt == "_":
+                stack.append(("node", None))
+                i += 1
+            else:
+                stack.append(("node", nxt))
+                i += 1
+            last = None
+        elif tok == "[":
+            stack.append(("alt", None))
+            last = None
+        elif tok in (")", "]"):
+            if not stack:
+                return None
+            last = stack.pop()
+        elif tok.startswith("@"):
+            if any(kind == "pred" for kind, _ in stack):
+                pass  # a capture named in a predicate
+            elif last is None or last[0] != "node":
+                return None
+            else:
+                enclosing = [t for kind, t in stack if kind == "node"]
+                parent = enclosing[-1] if enclosing else None
+                out.append((tok[1:], last[1], parent, len(enclosing)))
+        elif tok in ("*", "+", "?"):
+            pass
+        elif tok == "_" or tok.startswith('"') or re.match(r"^[A-Za-z_][\w\-/]*$", tok):
+            last = ("node", None if tok == "_" or tok.startswith('"') else tok)
+        else:  # field:, !negated, anchor, predicate words
+            last = None
+        i += 1
+    return out
+
+
+@dataclass(slots=True)
+class _TypePlan:
+    """How to classify an identifier node of one type."""
+
+    static: tuple[str, ...]  # captures from `(type) @cap` patterns
+    simple: dict[str, list[tuple[str | None, str]]]  # parent type -> [(field, capture)]
+    complex_by_parent: dict[str, int]  # parent type -> ancestors the query needs
+    complex_any: int  # ancestors needed whatever the parent (-1: none)
+
+    @property
+    def needs_parent(self) -> bool:
+        return bool(self.simple or self.complex_by_parent) or self.complex_any >= 1
+
+
+class _Spec:
+    """The classify query of a language (member / plain / keyword /
+    definition patterns of identifiers.scm + locals.scm) and its analysis."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        parts = [queries.query_text(language, "identifiers"), queries.query_text(language, "locals")]
+        text = "\n".join(p for p in parts if p)
+        self.query: tree_sitter.Query | None = None
+        self.settings: dict[int, str | None] = {}
+        self.captures: dict[int, list[str]] = {}
+        self._plans: dict[str, _TypePlan] = {}
+        # (capture, capture type, parent type, depth, simple field or "", simple?)
+        self._entries: list[tuple[str, str | None, str | None, int, str | None, bool]] = []
+        self.root_types = set()
+        if not text:
+            return
+        lang = get_language(language)
+        full = tree_sitter.Query(lang, text)
+        data = text.encode()
+        kept: list[str] = []
+        for i in range(full.pattern_count):
+            pattern = data[full.start_byte_for_pattern(i) : full.end_byte_for_pattern(i)].decode().strip()
+            names = re.findall(r"@([\w.\-]+)", pattern)
+            if any(_is_classify_capture(n) for n in names):
+                kept.append(pattern)
+        if not kept:
+            return
+        # node types a pattern may start at ("_" = any): a query context is
+        # never the tree's root unless a pattern can start there
+        self.root_types: set[str] = set()
+        for pattern in kept:
+            m = re.match(r"^[(\s\[]*([A-Za-z_]\w*)", pattern)
+            self.root_types.add(m.group(1) if m else "_")
+        query = tree_sitter.Query(lang, "\n".join(kept))
+        if query.pattern_count != len(kept):  # pragma: no cover - defensive
+            kept_ok = False
+        else:
+            kept_ok = True
+        self.query = query
+        for i in range(query.pattern_count):
+            self.settings[i] = query.pattern_settings(i).get("scope")
+        for i, pattern in enumerate(kept):
+            flat = " ".join(re.sub(r";[^\n]*", "", pattern).split())
+            m0 = _SIMPLE_K0.match(flat)
+            m1 = _SIMPLE_K1.match(flat)
+            if kept_ok and m0 and _is_classify_capture(m0.group(2)):
+                ctype = None if m0.group(1) == "_" else m0.group(1)
+                self._entries.append((m0.group(2), ctype, None, 0, None, True))
+                continue
+            if kept_ok and m1 and _is_classify_capture(m1.group(4)) and m1.group(1) != "_":
+                ctype = None if m1.group(3) == "_" else m1.group(3)
+                self._entries.append((m1.group(4), ctype, m1.group(1), 1, m1.group(2), True))
+                continue
+            caps = _pattern_captures(pattern) if kept_ok else None
+            if caps is None:
+                self._entries.append(("?", None, None, _CONTEXT_DEPTH, None, False))
+                continue
+            for cap, ctype, parent, depth in caps:
+                if _is_classify_capture(cap):
+                    self._entries.append((cap, ctype, parent, depth, None, False))
+
+    def plan(self, node_type: str) -> _TypePlan:
+        plan = self._plans.get(node_type)
+        if plan is not None:
+            return plan
+        static: list[str] = []
+        simple: dict[str, list[tuple[str | None, str]]] = {}
+        by_parent: dict[str, int] = {}
+        any_k = -1
+        for cap, ctype, parent, depth, field, is_simple in self._entries:
+            if ctype is not None and ctype != node_type:
+                continue
+            if is_simple and depth == 0:
+                static.append(cap)
+            elif is_simple:
+                simple.setdefault(parent, []).append((field, cap))  # type: ignore[arg-type]
+            elif depth == 0 or parent is None:
+                any_k = max(any_k, depth)
+            else:
+                by_parent[parent] = max(by_parent.get(parent, -1), depth)
+        plan = _TypePlan(tuple(static), simple, by_parent, any_k)
+        self._plans[node_type] = plan
+        return plan
+
+
+@functools.lru_cache(maxsize=None)
+def _spec(language: str) -> _Spec:
+    return _Spec(language)
