@@ -244,3 +244,106 @@ def test_point_at_follows_lone_carriage_returns_through_edits(text, start, end, 
     assert doc.text == after
     for cp in range(len(after) + 1):
         assert doc.point_at(cp) == ref_point(after, cp)
+
+
+# -- pending (unmaterialised) changes interleaved with reads -------------------------------
+
+_OPS = st.one_of(
+    st.tuples(st.just("change"), st.integers(0, 6), st.integers(0, 12), st.integers(0, 6), st.integers(0, 12), texts),
+    st.tuples(st.just("type"), _ALPHABET),  # at the end of the last change
+    st.tuples(st.just("backspace"), st.integers(1, 2)),  # before the end of the last change
+    st.tuples(st.just("replace"), st.integers(-1, 60), st.integers(-1, 60), texts),  # by code points
+    st.tuples(st.just("read"), st.sampled_from(["text", "bytes", "len", "line_count", "offset_at", "position_at",
+                                                "point_at", "byte_offset_at", "cp_offset_at_byte", "line_of",
+                                                "line_text", "line_end"]), st.integers(-1, 60), st.integers(-1, 12)),
+)
+
+
+@settings(max_examples=400)
+@given(texts, st.lists(_OPS, max_size=25), st.sampled_from(ENCODINGS), st.sampled_from([3, 16, 8192]))
+def test_interleaved_changes_and_reads_equal_reference(text, ops, enc, window_max):
+    import nextedit.text.document as document_module
+
+    saved, document_module._WINDOW_MAX = document_module._WINDOW_MAX, window_max
+    try:
+        doc = Document("u", "plaintext", 1, text)
+        ref = text
+        cursor = 0
+        for op in ops:
+            kind = op[0]
+            before = ref
+            if kind in ("change", "type", "backspace", "replace"):
+                if kind == "change":
+                    _, l1, c1, l2, c2, new = op
+                    ref, start, end = ref_apply(ref, (l1, c1, l2, c2, new), enc)
+                    [edit] = doc.apply_changes([TextChange(Range(Position(l1, c1), Position(l2, c2)), new)], doc.version + 1, enc)
+                else:
+                    if kind == "type":
+                        start, end, new = cursor, cursor, op[1]
+                    elif kind == "backspace":
+                        start, end, new = max(cursor - op[1], 0), cursor, ""
+                    else:
+                        _, a, b, new = op
+                        start = min(max(a, 0), len(ref))
+                        end = min(max(b, start), len(ref))
+                    edit = doc.replace(start, end, new)
+                    ref = ref[:start] + new + ref[end:]
+                check_applied(edit, start, end, before[start:end], new, before)
+                cursor = start + len(new)
+                assert len(doc) == len(ref)
+                continue
+            _, what, a, b = op
+            lines = ref_lines(ref)
+            if what == "text":
+                assert doc.text == ref
+            elif what == "bytes":
+                assert doc.source_bytes == ref.encode("utf-8")
+            elif what == "len":
+                assert len(doc) == len(ref)
+            elif what == "line_count":
+                assert doc.line_count == len(lines)
+            elif what == "offset_at":
+                assert doc.offset_at(Position(a, b), enc) == ref_offset_at(ref, Position(a, b), enc)
+            elif what == "position_at":
+                cp = min(max(a, 0), len(ref))
+                if cp in valid_offsets(ref):
+                    assert doc.position_at(cp, enc) == ref_position_at(ref, cp, enc)
+            elif what == "point_at":
+                cp = min(max(a, 0), len(ref))
+                assert doc.point_at(cp) == ref_point(ref, cp)
+            elif what == "byte_offset_at":
+                cp = min(max(a, 0), len(ref))
+                assert doc.byte_offset_at(cp) == len(ref[:cp].encode("utf-8"))
+            elif what == "cp_offset_at_byte":
+                cp = min(max(a, 0), len(ref))
+                assert doc.cp_offset_at_byte(len(ref[:cp].encode("utf-8"))) == cp
+            elif what == "line_of":
+                cp = min(max(a, 0), len(ref))
+                if cp in valid_offsets(ref):
+                    assert doc.line_of(cp) == ref_position_at(ref, cp, enc).line
+            elif what in ("line_text", "line_end"):
+                line = min(max(a, 0), len(lines) - 1)
+                start, end = lines[line]
+                if what == "line_text":
+                    assert doc.line_text(line) == ref[start:end]
+                else:
+                    assert doc.line_end(line) == end
+                    assert doc.line_start(line) == start
+        assert doc.text == ref
+        assert doc.source_bytes == ref.encode("utf-8")
+        fresh = Document("u", "plaintext", 1, ref)
+        assert doc.line_count == fresh.line_count
+        for cp in range(len(ref) + 1):
+            assert doc.point_at(cp) == ref_point(ref, cp)
+    finally:
+        document_module._WINDOW_MAX = saved
+
+
+def test_pending_changes_keep_lone_surrogates():
+    text = "a\ud83d\ude00b\nc\udfffd\n"
+    doc = Document("u", "plaintext", 1, text)
+    doc.replace(2, 2, "\ud800")
+    doc.replace(3, 3, "x")
+    ref = "a\ud83d\ud800x\ude00b\nc\udfffd\n"
+    assert doc.source_bytes == ref.encode("utf-8", "surrogatepass")
+    assert doc.text == ref

@@ -27,6 +27,8 @@ __all__ = ["AppliedEdit", "Document", "Position", "Range", "TextChange"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+# the longest pending window (code points) before the text is materialised
+_WINDOW_MAX = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,12 @@ class Document:
         "_starts_byte",
         "_complete",
         "_lone_cr",
+        "_len",
+        "_win",
+        "_ws",
+        "_we",
+        "_wline",
+        "_wbyte",
     )
 
     def __init__(self, uri: str, language_id: str, version: int, text: str) -> None:
@@ -96,7 +104,9 @@ class Document:
     # -- state -------------------------------------------------------------
 
     def _set_text(self, text: str) -> None:
+        self._win: str | None = None
         self._text = text
+        self._len = len(text)
         self._bytes = utf8(text)
         # 4-byte line starts (half of "q"); 8-byte only for texts near 4 GB
         code = "I" if len(text) < 1 << 30 else "q"
@@ -109,6 +119,8 @@ class Document:
 
     @property
     def text(self) -> str:
+        if self._win is not None:
+            self._flush()
         return self._text
 
     @property
@@ -117,12 +129,59 @@ class Document:
         return self._bytes
 
     def __len__(self) -> int:
-        return len(self._text)
+        return self._len
+
+    # -- pending window ------------------------------------------------------
+    #
+    # While typing, the ``str`` is not rebuilt per change. Instead one
+    # *window* is pending: whole lines ``[_ws, _we)`` of the last materialised
+    # text ``_text`` (the *base*) are replaced by ``_win``; the current text is
+    # ``_text[:_ws] + _win + _text[_we:]``. Invariants: ``_ws`` and
+    # ``_ws + len(_win)`` are line boundaries of the current text (``_win``
+    # ends with a terminator it never loses, or reaches the end of the text);
+    # the line index holds exact starts up to line ``_wline`` (at ``_ws``,
+    # byte ``_wbyte``) and nothing past it. Queries inside the prefix or the
+    # window are answered locally; any other read materialises (``_flush``).
+    # ``_bytes`` is always current (one buffer copy per change).
+
+    def _flush(self) -> None:
+        base, win = self._text, self._win
+        self._text = "".join((base[: self._ws], win, base[self._we :]))
+        self._win = None
+
+    def _win_line(self, k: int) -> tuple[int, int] | None:
+        """``(start, end)`` (window-relative, end before the terminator) of the
+        window's ``k``-th line, or None when that line is not in the window."""
+        win = self._win
+        start = 0
+        for match in _LINE_BREAK.finditer(win):
+            if k == 0:
+                return start, match.start()
+            k -= 1
+            start = match.end()
+        if k == 0 and self._we == len(self._text):  # last line of the text
+            return start, len(win)
+        return None
+
+    def _win_line_of(self, rel: int) -> tuple[int, int]:
+        """``(line, start_rel)`` of a window-relative offset ``0 <= rel <= len(win)``."""
+        line, start = self._wline, 0
+        for match in _LINE_BREAK.finditer(self._win):
+            if match.end() > rel:
+                break
+            line += 1
+            start = match.end()
+        return line, start
+
+    def _in_window(self, cp: int) -> bool:
+        return self._ws <= cp <= self._ws + len(self._win)
 
     # -- line index --------------------------------------------------------
 
     def _scan_until(self, line: int | None = None, cp_offset: int | None = None) -> None:
         """Extend the known line starts until ``line`` or ``cp_offset`` is covered."""
+        if self._win is not None:
+            self._flush()
         if self._complete:
             return
         starts_cp, starts_byte = self._starts_cp, self._starts_byte
@@ -159,22 +218,30 @@ class Document:
 
     @property
     def line_count(self) -> int:
+        if self._win is not None:
+            self._flush()
         self._scan_until()
         return len(self._starts_cp)
 
     def line_of(self, cp_offset: int) -> int:
         """The line holding ``cp_offset`` (clamped to the text)."""
+        if self._win is not None:
+            self._flush()
         cp_offset = min(max(cp_offset, 0), len(self._text))
         self._scan_until(cp_offset=cp_offset)
         return bisect_right(self._starts_cp, cp_offset) - 1
 
     def line_start(self, line: int) -> int:
         """Code-point offset of the start of ``line`` (``line`` must exist)."""
+        if self._win is not None:
+            self._flush()
         self._scan_until(line=line)
         return self._starts_cp[line]
 
     def line_end(self, line: int, *, with_break: bool = False) -> int:
         """Code-point offset of the end of ``line``, before its terminator unless asked."""
+        if self._win is not None:
+            self._flush()
         start = self.line_start(line)
         match = _LINE_BREAK.search(self._text, start)
         if match is None:
@@ -183,6 +250,8 @@ class Document:
 
     def line_text(self, line: int) -> str:
         """The text of ``line`` without its terminator."""
+        if self._win is not None:
+            self._flush()
         return self._text[self.line_start(line) : self.line_end(line)]
 
     # -- conversions -------------------------------------------------------
@@ -192,6 +261,16 @@ class Document:
         line = position.line
         if line < 0:
             return 0
+        if self._win is not None:
+            if line < self._wline:  # wholly in the unchanged prefix
+                start = self._starts_cp[line]
+                end = _LINE_BREAK.search(self._text, start).start()  # type: ignore[union-attr]
+                return start + cp_col_from(self._text[start:end], position.character, encoding)
+            bounds = self._win_line(line - self._wline)
+            if bounds is not None:
+                start, end = bounds
+                return self._ws + start + cp_col_from(self._win[start:end], position.character, encoding)
+            self._flush()
         self._scan_until(line=line)
         if line >= len(self._starts_cp):
             return len(self._text)
@@ -201,6 +280,8 @@ class Document:
 
     def position_at(self, cp_offset: int, encoding: PositionEncoding) -> Position:
         """Encoded position of a code-point offset."""
+        if self._win is not None:
+            self._flush()
         line = self.line_of(cp_offset)
         start = self._starts_cp[line]
         cp_offset = min(max(cp_offset, 0), len(self._text))
@@ -211,6 +292,17 @@ class Document:
 
     def byte_offset_at(self, cp_offset: int) -> int:
         """UTF-8 byte offset of a code-point offset."""
+        if self._win is not None:
+            if self._text.isascii() and self._win.isascii():
+                return min(max(cp_offset, 0), self._len)
+            cp_offset = min(max(cp_offset, 0), self._len)
+            if cp_offset <= self._ws:
+                line = bisect_right(self._starts_cp, cp_offset) - 1
+                start = self._starts_cp[line]
+                return self._starts_byte[line] + utf8_len(self._text[start:cp_offset])
+            if self._in_window(cp_offset):
+                return self._wbyte + utf8_len(self._win[: cp_offset - self._ws])
+            self._flush()
         if self._text.isascii():
             return min(max(cp_offset, 0), len(self._text))
         line = self.line_of(cp_offset)
@@ -219,6 +311,8 @@ class Document:
 
     def cp_offset_at_byte(self, byte_offset: int) -> int:
         """Code-point offset of a UTF-8 byte offset (snapped to a character start)."""
+        if self._win is not None:
+            self._flush()
         if self._text.isascii():
             return min(max(byte_offset, 0), len(self._text))
         byte_offset = min(max(byte_offset, 0), len(self._bytes))
@@ -233,6 +327,16 @@ class Document:
 
     def point_at(self, cp_offset: int) -> tuple[int, int]:
         """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
+        if self._win is not None and not self._lone_cr:
+            cp_offset = min(max(cp_offset, 0), self._len)
+            if cp_offset <= self._ws:
+                line = bisect_right(self._starts_cp, cp_offset) - 1
+                return line, self.byte_offset_at(cp_offset) - self._starts_byte[line]
+            if self._in_window(cp_offset):
+                line, start = self._win_line_of(cp_offset - self._ws)
+                col = utf8_len(self._win[start : cp_offset - self._ws])
+                return line, col
+            self._flush()
         byte_offset = self.byte_offset_at(cp_offset)
         if self._lone_cr:
             # tree-sitter rows count only \n; LSP lines also break at a lone \r
@@ -257,7 +361,7 @@ class Document:
         applied = []
         for change in changes:
             if change.range is None:
-                start, end = 0, len(self._text)
+                start, end = 0, self._len
             else:
                 start, end = self.range_offsets(change.range, encoding)
             applied.append(self.replace(start, end, change.text))
@@ -266,9 +370,88 @@ class Document:
 
     def replace(self, start_cp: int, end_cp: int, new_text: str) -> AppliedEdit:
         """Replace ``text[start_cp:end_cp]`` with ``new_text``; the one place text changes."""
+        start_cp = min(max(start_cp, 0), self._len)
+        end_cp = min(max(end_cp, start_cp), self._len)
+        if self._win is not None and not self._window_takes(start_cp, end_cp):
+            self._flush()
+        if self._win is not None or self._open_window(start_cp, end_cp):
+            return self._replace_in_window(start_cp, end_cp, new_text)
+        return self._replace_materialised(start_cp, end_cp, new_text)
+
+    def _window_takes(self, start_cp: int, end_cp: int) -> bool:
+        """Whether the pending window can absorb a change of ``[start_cp, end_cp)``
+        keeping its invariants (its first character and its final terminator stay)."""
+        ws = self._ws
+        win_end = ws + len(self._win)  # type: ignore[arg-type]
+        if start_cp < ws:
+            return False
+        if end_cp >= win_end and not (end_cp == win_end and self._we == len(self._text)):
+            return False
+        return not (start_cp == ws and ws > 0 and self._text[ws - 1] != "\n")
+
+    def _open_window(self, start_cp: int, end_cp: int) -> bool:
+        """Open a pending window on the whole lines holding ``[start_cp, end_cp]``."""
         text = self._text
-        start_cp = min(max(start_cp, 0), len(text))
-        end_cp = min(max(end_cp, start_cp), len(text))
+        first = self.line_of(start_cp)
+        ws = self._starts_cp[first]
+        we = self.line_end(self.line_of(end_cp), with_break=True)
+        if we - ws > _WINDOW_MAX or not (end_cp < we or we == len(text)):
+            return False
+        if start_cp == ws and ws > 0 and text[ws - 1] != "\n":
+            return False
+        self._truncate_index(ws + 1)  # keep the line starts up to ``ws``
+        self._ws, self._we, self._wline, self._wbyte = ws, we, first, self._starts_byte[first]
+        self._win = text[ws:we]
+        return True
+
+    def _replace_in_window(self, start_cp: int, end_cp: int, new_text: str) -> AppliedEdit:
+        base, win, ws, we = self._text, self._win, self._ws, self._we
+        assert win is not None
+        start_byte = self.byte_offset_at(start_cp)
+        old_end_byte = self.byte_offset_at(end_cp)
+        start_point = self.point_at(start_cp)
+        old_end_point = self.point_at(end_cp)
+        new_bytes = utf8(new_text)
+        new_end_point = _advance_point(start_point, new_bytes)
+        rs, re_ = start_cp - ws, end_cp - ws
+        old_text = win[rs:re_]
+        new_win = win[:rs] + new_text + win[re_:]
+        # lone \r bookkeeping as in ``_replace_materialised``, on the window
+        # plus one character either side of it
+        pre = base[ws - 1 : ws] if ws else ""
+        post = base[we : we + 1]
+        off = ws - len(pre)
+        ctx = pre + win + post
+        lo = max(start_cp - 1, 0) - off
+        if "\r" in new_text or "\r" in ctx[lo : end_cp - off]:
+            lone_before = _lone_crs(ctx, lo, end_cp - off)
+        else:
+            lone_before = 0
+        if lone_before or "\r" in new_text or (start_cp and ctx[start_cp - 1 - off] == "\r"):
+            after = pre + new_win + post
+            self._lone_cr += _lone_crs(after, lo, start_cp + len(new_text) - off) - lone_before
+        self._win = new_win
+        self._len += len(new_text) - (end_cp - start_cp)
+        with memoryview(self._bytes) as view:
+            self._bytes = b"".join((view[:start_byte], new_bytes, view[old_end_byte:]))
+        if len(new_win) > _WINDOW_MAX:
+            self._flush()
+        return AppliedEdit(
+            start_cp=start_cp,
+            old_end_cp=end_cp,
+            new_end_cp=start_cp + len(new_text),
+            start_byte=start_byte,
+            old_end_byte=old_end_byte,
+            new_end_byte=start_byte + len(new_bytes),
+            start_point=start_point,
+            old_end_point=old_end_point,
+            new_end_point=new_end_point,
+            old_text=old_text,
+            new_text=new_text,
+        )
+
+    def _replace_materialised(self, start_cp: int, end_cp: int, new_text: str) -> AppliedEdit:
+        text = self._text
         start_byte = self.byte_offset_at(start_cp)
         old_end_byte = self.byte_offset_at(end_cp)
         start_point = self.point_at(start_cp)
@@ -288,6 +471,7 @@ class Document:
         if lone_before or "\r" in new_text or (start_cp and text[start_cp - 1] == "\r"):
             self._lone_cr += _lone_crs(self._text, lo, start_cp + len(new_text)) - lone_before
         self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
+        self._len = len(self._text)
         self._truncate_index(start_cp)
         return AppliedEdit(
             start_cp=start_cp,
