@@ -412,7 +412,6 @@ class Document:
         start_point = self.point_at(start_cp)
         old_end_point = self.point_at(end_cp)
         new_bytes = utf8(new_text)
-        new_end_point = _advance_point(start_point, new_bytes)
         rs, re_ = start_cp - ws, end_cp - ws
         old_text = win[rs:re_]
         new_win = win[:rs] + new_text + win[re_:]
@@ -436,18 +435,8 @@ class Document:
             self._bytes = b"".join((view[:start_byte], new_bytes, view[old_end_byte:]))
         if len(new_win) > _WINDOW_MAX:
             self._flush()
-        return AppliedEdit(
-            start_cp=start_cp,
-            old_end_cp=end_cp,
-            new_end_cp=start_cp + len(new_text),
-            start_byte=start_byte,
-            old_end_byte=old_end_byte,
-            new_end_byte=start_byte + len(new_bytes),
-            start_point=start_point,
-            old_end_point=old_end_point,
-            new_end_point=new_end_point,
-            old_text=old_text,
-            new_text=new_text,
+        return _applied_edit(
+            start_cp, end_cp, start_byte, old_end_byte, start_point, old_end_point, old_text, new_text, new_bytes
         )
 
     def _replace_materialised(self, start_cp: int, end_cp: int, new_text: str) -> AppliedEdit:
@@ -457,7 +446,6 @@ class Document:
         start_point = self.point_at(start_cp)
         old_end_point = self.point_at(end_cp)
         new_bytes = utf8(new_text)
-        new_end_point = _advance_point(start_point, new_bytes)
         old_text = text[start_cp:end_cp]
         # lone \r whose status the edit can change: in [start-1, end) before,
         # in [start-1, start+len(new)) after (a \r at ``end`` keeps its follower)
@@ -473,24 +461,41 @@ class Document:
         self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
         self._len = len(self._text)
         self._truncate_index(start_cp)
-        return AppliedEdit(
-            start_cp=start_cp,
-            old_end_cp=end_cp,
-            new_end_cp=start_cp + len(new_text),
-            start_byte=start_byte,
-            old_end_byte=old_end_byte,
-            new_end_byte=start_byte + len(new_bytes),
-            start_point=start_point,
-            old_end_point=old_end_point,
-            new_end_point=new_end_point,
-            old_text=old_text,
-            new_text=new_text,
+        return _applied_edit(
+            start_cp, end_cp, start_byte, old_end_byte, start_point, old_end_point, old_text, new_text, new_bytes
         )
 
     def set_text(self, text: str, version: int) -> None:
         """Replace everything (didOpen of an already open document)."""
         self._set_text(text)
         self.version = version
+
+
+def _applied_edit(
+    start_cp: int,
+    end_cp: int,
+    start_byte: int,
+    old_end_byte: int,
+    start_point: tuple[int, int],
+    old_end_point: tuple[int, int],
+    old_text: str,
+    new_text: str,
+    new_bytes: bytes,
+) -> AppliedEdit:
+    """The record of one replacement; the ``new_*`` ends follow from the inserted text."""
+    return AppliedEdit(
+        start_cp=start_cp,
+        old_end_cp=end_cp,
+        new_end_cp=start_cp + len(new_text),
+        start_byte=start_byte,
+        old_end_byte=old_end_byte,
+        new_end_byte=start_byte + len(new_bytes),
+        start_point=start_point,
+        old_end_point=old_end_point,
+        new_end_point=_advance_point(start_point, new_bytes),
+        old_text=old_text,
+        new_text=new_text,
+    )
 
 
 def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:
