@@ -347,3 +347,17 @@ def test_pending_changes_keep_lone_surrogates():
     ref = "a\ud83d\ud800x\ude00b\nc\udfffd\n"
     assert doc.source_bytes == ref.encode("utf-8", "surrogatepass")
     assert doc.text == ref
+
+
+@given(st.text(alphabet="ab😀\n", max_size=12), st.text(alphabet="ab😀\n", max_size=12))
+def test_common_affixes_are_the_longest_non_overlapping_ones(old: str, new: str) -> None:
+    from nextedit.text import common_affixes
+
+    prefix, suffix = common_affixes(old, new)
+    assert old[:prefix] == new[:prefix]
+    assert prefix + suffix <= min(len(old), len(new))
+    assert old[len(old) - suffix :] == new[len(new) - suffix :]
+    # neither can grow: the next character differs (or there is none left)
+    limit = min(len(old), len(new))
+    assert prefix == limit or old[prefix] != new[prefix]
+    assert prefix + suffix == limit or old[len(old) - suffix - 1] != new[len(new) - suffix - 1]

@@ -49,7 +49,7 @@ from typing import Any
 
 from nextedit.bench.events import ExpectedEdit, GradedEdit, Query
 from nextedit.bench.wire import range_offsets
-from nextedit.text import Document
+from nextedit.text import Document, common_affixes
 
 MAX_SLIDE = 256  # how far an insertion/deletion may slide to an equivalent place
 
@@ -63,14 +63,8 @@ def trim_change(old: str, new: str) -> tuple[int, int, int]:
     Returns ``(prefix, old_core_end, new_core_end)``: the changed region is
     ``old[prefix:old_core_end]`` replaced by ``new[prefix:new_core_end]``.
     """
-    n = min(len(old), len(new))
-    p = 0
-    while p < n and old[p] == new[p]:
-        p += 1
-    s = 0
-    while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
-        s += 1
-    return p, len(old) - s, len(new) - s
+    prefix, suffix = common_affixes(old, new)
+    return prefix, len(old) - suffix, len(new) - suffix
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:

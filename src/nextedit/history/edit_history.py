@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from nextedit.text.affixes import common_affixes
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from nextedit.text import AppliedEdit, Document
 
@@ -80,44 +82,11 @@ def _is_word_char(ch: str) -> bool:
     return _WORD_CHAR_RE.match(ch) is not None
 
 
-def _common_prefix_len(a: str, b: str) -> int:
-    """Length of the common prefix of ``a`` and ``b`` (C-speed slice compares)."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def _common_suffix_len(a: str, b: str, limit: int) -> int:
-    """Length of the common suffix of ``a`` and ``b``, at most ``limit``."""
-    n = min(len(a), len(b), limit)
-    if n <= 0:
-        return 0
-    if a[len(a) - n :] == b[len(b) - n :]:
-        return n
-    lo, hi = 0, n
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
 def _trim(start: int, old: str, new: str) -> tuple[int, str, str]:
     """Drop the common prefix and suffix of ``old`` and ``new``."""
     if not old or not new:
         return start, old, new
-    p = _common_prefix_len(old, new)
-    s = _common_suffix_len(old, new, min(len(old), len(new)) - p)
+    p, s = common_affixes(old, new)
     return start + p, old[p : len(old) - s], new[p : len(new) - s]
 
 
@@ -275,7 +244,6 @@ class EditHistory:
         self._snapshot = None
 
     def _record_one(self, start: int, old: str, new: str, version: int) -> None:
-        self._revision += 1
         self.last_raw = (start, old, new)
         end = start + len(old)  # end of the replaced span, in the text before
         delta = len(new) - len(old)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from nextedit.text import common_affixes
+
 
 def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
@@ -46,13 +48,7 @@ def _lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> i
 
 def trim_edit(old: str, new: str) -> tuple[int, int, int]:
     """Common prefix length and the lengths of old/new suffix shared."""
-    n = min(len(old), len(new))
-    pre = 0
-    while pre < n and old[pre] == new[pre]:
-        pre += 1
-    suf = 0
-    while suf < n - pre and old[len(old) - 1 - suf] == new[len(new) - 1 - suf]:
-        suf += 1
+    pre, suf = common_affixes(old, new)
     return pre, suf, 0
 
 

@@ -1,5 +1,6 @@
 """Documents and positions: the only room that converts position encodings."""
 
+from nextedit.text.affixes import common_affixes
 from nextedit.text.document import AppliedEdit, Document, Position, Range, TextChange, split_lines
 from nextedit.text.encoding import PositionEncoding, choose_encoding, utf8, utf8_len
 
@@ -11,6 +12,7 @@ __all__ = [
     "Range",
     "TextChange",
     "choose_encoding",
+    "common_affixes",
     "split_lines",
     "utf8",
     "utf8_len",

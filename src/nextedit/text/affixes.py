@@ -1,0 +1,51 @@
+"""What two versions of a piece of text share at their ends.
+
+The history, the repeat suggester and the bench's scorer all reduce an edit
+``old → new`` to the region that really changed; this is the one place that
+computes it. Slices are compared at C speed with a binary search, so a
+whole-line or whole-document replacement costs O(log n) comparisons.
+"""
+
+from __future__ import annotations
+
+__all__ = ["common_affixes"]
+
+
+def _common_prefix_len(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix_len(a: str, b: str, limit: int) -> int:
+    n = min(len(a), len(b), limit)
+    if n <= 0:
+        return 0
+    if a[len(a) - n :] == b[len(b) - n :]:
+        return n
+    lo, hi = 0, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[len(a) - mid : len(a) - lo] == b[len(b) - mid : len(b) - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def common_affixes(old: str, new: str) -> tuple[int, int]:
+    """``(prefix, suffix)``: lengths shared at the start and, not overlapping it, at the end.
+
+    ``common_affixes("foo(a)", "foo(a, b)")`` is ``(5, 1)``: the change is
+    ``old[5:-1]`` (empty) → ``new[5:-1]`` (``", b"``).
+    """
+    prefix = _common_prefix_len(old, new)
+    return prefix, _common_suffix_len(old, new, min(len(old), len(new)) - prefix)
