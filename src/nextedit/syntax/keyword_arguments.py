@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from nextedit.syntax.name_resolution import _Occurrence, _resolve, _Resolver
+from nextedit.syntax.name_resolution import Occurrence, resolve_binding, Resolver
 from nextedit.syntax.query_analysis import identifier_node_types
 from nextedit.syntax.tree import SyntaxTree
 
@@ -23,7 +23,7 @@ from nextedit.syntax.tree import SyntaxTree
 # keyword node type and its name field; and how a callee's definition lists
 # its parameters (definition node type -> parameters field).
 _KEYWORD_CALLS: dict[str, tuple[str, str, str]] = {"python": ("call", "function", "arguments")}
-_PARAMETER_LISTS: dict[str, dict[str, str]] = {"python": {"function_definition": "parameters"}}
+PARAMETER_LISTS: dict[str, dict[str, str]] = {"python": {"function_definition": "parameters"}}
 
 
 def _callee_of_keyword(language: str, keyword_name: tree_sitter.Node) -> tree_sitter.Node | None:
@@ -44,14 +44,14 @@ def _callee_of_keyword(language: str, keyword_name: tree_sitter.Node) -> tree_si
 def _parameter_def(tree: SyntaxTree, source: bytes, callee: tree_sitter.Node, name: bytes) -> int | None:
     """Start of the parameter ``name`` of the function the plain-name
     ``callee`` resolves to, when that function is defined in this file."""
-    lists = _PARAMETER_LISTS.get(tree.language, {})
+    lists = PARAMETER_LISTS.get(tree.language, {})
     if callee.type not in identifier_node_types(tree.language):
         return None
-    found = _resolve(tree, source, callee)
+    found = resolve_binding(tree, source, callee)
     if found is None:
         return None
     resolver, _key, ranges = found
-    params_resolver = _Resolver(tree, source, name)
+    params_resolver = Resolver(tree, source, name)
     for start, _end in ranges:
         occ = resolver.occurrence(start)
         if occ is None or not occ.definition:
@@ -69,10 +69,10 @@ def _parameter_def(tree: SyntaxTree, source: bytes, callee: tree_sitter.Node, na
     return None
 
 
-def _keyword_uses(tree: SyntaxTree, source: bytes, resolver: _Resolver, key: tuple, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def keyword_uses(tree: SyntaxTree, source: bytes, resolver: Resolver, key: tuple, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Keyword arguments ``f(name=…)`` of calls to the function whose
     parameter the binding ``key`` is."""
-    lists = _PARAMETER_LISTS.get(tree.language)
+    lists = PARAMETER_LISTS.get(tree.language)
     calls = _KEYWORD_CALLS.get(tree.language)
     if not lists or calls is None or key[0] != "scope":
         return []
@@ -86,10 +86,10 @@ def _keyword_uses(tree: SyntaxTree, source: bytes, resolver: _Resolver, key: tup
     fn_name = scope.child_by_field_name("name")
     if fn_name is None:
         return []
-    fn_resolver = _Resolver(tree, source, source[fn_name.start_byte : fn_name.end_byte])
+    fn_resolver = Resolver(tree, source, source[fn_name.start_byte : fn_name.end_byte])
     if fn_resolver.classify(fn_name.start_byte) is None or fn_resolver.is_member(fn_name.start_byte):
         return []  # a method: calls go through `obj.name(…)`, not resolvable here
-    found = _resolve(tree, source, fn_name)
+    found = resolve_binding(tree, source, fn_name)
     if found is None:
         return []
     call_type, function_field, args_field = calls
@@ -115,17 +115,21 @@ def _keyword_uses(tree: SyntaxTree, source: bytes, resolver: _Resolver, key: tup
     return out
 
 
-def _keyword_binding(tree: SyntaxTree, source: bytes, resolver: _Resolver, target: _Occurrence) -> list[tuple[int, int]]:
-    """A keyword argument: the callee's parameter binding when the callee is
-    a function of this file, else the same keyword of calls to the same
-    callee text."""
+def keyword_parameter(tree: SyntaxTree, source: bytes, resolver: Resolver, target: Occurrence) -> int | None:
+    """Start of the parameter a keyword argument names, when its callee is a
+    function of this file (the caller resolves that parameter's binding)."""
     callee = _callee_of_keyword(tree.language, target.node)
-    if callee is not None:
-        param = _parameter_def(tree, source, callee, resolver.name)
-        if param is not None:
-            from nextedit.syntax.scopes import binding_occurrences  # the public lookup recurses here
+    if callee is None:
+        return None
+    return _parameter_def(tree, source, callee, resolver.name)
 
-            return binding_occurrences(tree, source, param) or [(target.start, target.end)]
+
+def keywords_of_same_callee(
+    tree: SyntaxTree, source: bytes, resolver: Resolver, target: Occurrence
+) -> list[tuple[int, int]]:
+    """The same keyword in every call to the same callee text (the callee is
+    not a function of this file)."""
+    callee = _callee_of_keyword(tree.language, target.node)
     callee_text = source[callee.start_byte : callee.end_byte] if callee is not None else None
     out = []
     n = resolver.name_len

@@ -1,6 +1,6 @@
 """Name resolution: which occurrences of one name in one tree bind together.
 
-Owns :class:`_Resolver` — classification of each occurrence of a name
+Owns :class:`Resolver` — classification of each occurrence of a name
 (reference, member, keyword argument or definition, with its ``#set!
 scope`` setting; JS/TS destructuring at any depth), the scope each definition
 belongs to (``parent`` / ``function`` / ``global`` / ``nonlocal`` settings,
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from nextedit.syntax.query_analysis import _is_classify_capture, _spec, identifier_node_types, scope_node_types
+from nextedit.syntax.query_analysis import is_classify_capture, classify_spec, identifier_node_types, scope_node_types
 from nextedit.syntax.tree import SyntaxTree
 
 # Languages where an unqualified name may denote a member of the enclosing
@@ -141,7 +141,7 @@ def _in_field(parent: tree_sitter.Node, field: str, start: int, end: int) -> boo
 
 
 @dataclass(slots=True)
-class _Occurrence:
+class Occurrence:
     start: int
     end: int
     node: tree_sitter.Node
@@ -161,10 +161,10 @@ class _Names:
     """Per (tree version, name) classification cache, kept on the tree memo."""
 
     starts: list[int]
-    occ: dict[int, _Occurrence | None]
+    occ: dict[int, Occurrence | None]
 
 
-class _Resolver:
+class Resolver:
     """Resolution of one name in one tree version."""
 
     def __init__(self, tree: SyntaxTree, source: bytes, name: bytes) -> None:
@@ -176,7 +176,7 @@ class _Resolver:
         self.name = name
         self.name_len = len(name)
         self.types = identifier_node_types(self.language)
-        self.spec = _spec(self.language)
+        self.spec = classify_spec(self.language)
         self.cursor = tree_sitter.QueryCursor(self.spec.query) if self.spec.query is not None else None
         self.scope_types = scope_node_types(self.language)
         self.sequential = _SEQUENTIAL_DEFINITIONS.get(self.language, frozenset())
@@ -198,15 +198,15 @@ class _Resolver:
 
     # -- classification -------------------------------------------------
     # ``names.occ[start]``: None (not an identifier), _REF (plain reference),
-    # _MEMBER, or an _Occurrence (definitions and keywords, which need more).
+    # _MEMBER, or an Occurrence (definitions and keywords, which need more).
     # Ints keep the memo small and out of the garbage collector's way.
-    def classify(self, start: int) -> int | _Occurrence | None:
+    def classify(self, start: int) -> int | Occurrence | None:
         occ_map = self.names.occ
         if start in occ_map:
             return occ_map[start]
         end = start + self.name_len
         node = self.root.named_descendant_for_byte_range(start, end)
-        result: int | _Occurrence | None = None
+        result: int | Occurrence | None = None
         if node is not None and node.start_byte == start and node.end_byte == end:
             node_type = node.type
             if node_type in self.types:
@@ -214,17 +214,17 @@ class _Resolver:
         occ_map[start] = result
         return result
 
-    def occurrence(self, start: int) -> _Occurrence | None:
+    def occurrence(self, start: int) -> Occurrence | None:
         """The full record of a definition / keyword at ``start``."""
         v = self.classify(start)
-        return v if isinstance(v, _Occurrence) else None
+        return v if isinstance(v, Occurrence) else None
 
     def is_member(self, start: int) -> bool:
         v = self.classify(start)
         return v == _MEMBER if isinstance(v, int) else (v is not None and v.member)
 
-    def _classify_node(self, node: tree_sitter.Node, node_type: str, start: int, end: int) -> int | _Occurrence:
-        """``_REF`` / ``_MEMBER``, or an ``_Occurrence`` for a definition or
+    def _classify_node(self, node: tree_sitter.Node, node_type: str, start: int, end: int) -> int | Occurrence:
+        """``_REF`` / ``_MEMBER``, or an ``Occurrence`` for a definition or
         a keyword argument."""
         plan = self.spec.plan(node_type)
         caps: list[tuple[str, str | None]] = [(c, None) for c in plan.static] if plan.static else []
@@ -258,7 +258,7 @@ class _Resolver:
             settings = self.spec.settings
             for pattern_index, captures in cursor.matches(context):
                 for cap_name, nodes in captures.items():
-                    if _is_classify_capture(cap_name) and any(n.id == node_id for n in nodes):
+                    if is_classify_capture(cap_name) and any(n.id == node_id for n in nodes):
                         caps.append((cap_name, settings.get(pattern_index)))
         destructuring = self.destructuring is not None and parent is not None and parent.type in self.destructuring[0]
         if not destructuring:
@@ -266,7 +266,7 @@ class _Resolver:
                 return _REF
             if len(caps) == 1 and caps[0][0] == "member":
                 return _MEMBER
-        occ = _Occurrence(start, end, node)
+        occ = Occurrence(start, end, node)
         plain = False
         for cap, setting in caps:
             if cap == "member":
@@ -290,7 +290,7 @@ class _Resolver:
             return _MEMBER if occ.member else _REF
         return occ
 
-    def _destructured(self, occ: _Occurrence, node: tree_sitter.Node, parent: tree_sitter.Node) -> None:
+    def _destructured(self, occ: Occurrence, node: tree_sitter.Node, parent: tree_sitter.Node) -> None:
         """JS/TS: a name bound by a destructuring pattern at any depth."""
         wrappers, roots = self.destructuring  # type: ignore[misc]
         child, cur = node, parent
@@ -368,7 +368,7 @@ class _Resolver:
             out.append(self.root_id)
         return out
 
-    def resolve_definition(self, occ: _Occurrence) -> None:
+    def resolve_definition(self, occ: Occurrence) -> None:
         """Fill ``def_scope`` / ``visible_from`` of a definition: walk up to
         the scope the definition's setting names."""
         if occ.resolved:
@@ -406,12 +406,12 @@ class _Resolver:
                     break
 
     # -- binding keys -------------------------------------------------------
-    def _definitions(self, starts: list[int]) -> list[_Occurrence]:
+    def _definitions(self, starts: list[int]) -> list[Occurrence]:
         occ_map = self.names.occ
         out = []
         for s in starts:
             v = occ_map[s]
-            if isinstance(v, _Occurrence) and v.definition and not v.member and not v.keyword:
+            if isinstance(v, Occurrence) and v.definition and not v.member and not v.keyword:
                 self.resolve_definition(v)
                 out.append(v)
         return out
@@ -422,7 +422,7 @@ class _Resolver:
         by one sweep over those scopes; Python `global`/`nonlocal` scopes
         redirect their definitions."""
         all_defs = self._definitions(starts)
-        defs: dict[int, list[_Occurrence]] = {}
+        defs: dict[int, list[Occurrence]] = {}
         redirect: dict[int, str] = {}
         for o in all_defs:
             if o.setting in ("global", "nonlocal"):
@@ -453,7 +453,7 @@ class _Resolver:
             if v == _MEMBER:
                 out[start] = _MEMBER_KEY
                 continue
-            o = v if isinstance(v, _Occurrence) else None
+            o = v if isinstance(v, Occurrence) else None
             if o is not None and (o.member or o.keyword):
                 out[start] = _MEMBER_KEY if o.member else _KEYWORD_KEY
                 continue
@@ -546,21 +546,21 @@ class _Resolver:
             if member:
                 occ_map = self.names.occ
                 return _MEMBER_KEY, starts, {
-                    s: _MEMBER_KEY for s in starts if (v := occ_map[s]) == _MEMBER or (isinstance(v, _Occurrence) and v.member)
+                    s: _MEMBER_KEY for s in starts if (v := occ_map[s]) == _MEMBER or (isinstance(v, Occurrence) and v.member)
                 }
             return _KEYWORD_KEY, starts, {s: _KEYWORD_KEY for s in starts if (o := self.occurrence(s)) and o.keyword}
         keys = self.keys(starts)
         return keys.get(target_start, ("unresolved",)), starts, keys
 
 
-def _resolve(
+def resolve_binding(
     tree: SyntaxTree, source: bytes, node: tree_sitter.Node
-) -> tuple[_Resolver, tuple, list[tuple[int, int]]] | None:
+) -> tuple[Resolver, tuple, list[tuple[int, int]]] | None:
     """``(resolver, binding key, sorted ranges)`` of the identifier ``node``."""
     name = source[node.start_byte : node.end_byte]
     if not name:
         return None
-    resolver = _Resolver(tree, source, name)
+    resolver = Resolver(tree, source, name)
     if resolver.classify(node.start_byte) is None:
         return None
     key, starts, keys = resolver.binding(node.start_byte, node)

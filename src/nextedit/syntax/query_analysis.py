@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from nextedit.syntax import queries
+from nextedit.syntax.queries import query_text
 from nextedit.syntax.languages import get_language
 
 # Node types treated as identifiers when a language has no identifiers.scm.
@@ -41,7 +41,7 @@ def identifier_node_types(language: str) -> frozenset[str]:
     """Node types that are identifiers in ``language``: the top-level
     ``(type) @identifier`` patterns of its ``identifiers.scm``, else every
     named node type called ``identifier``/``*_identifier``/``name``…"""
-    text = queries.query_text(language, "identifiers")
+    text = query_text(language, "identifiers")
     if text is not None:
         return frozenset(_IDENTIFIER_PATTERN.findall(text))
     try:
@@ -67,7 +67,7 @@ def is_identifier_node_type(language: str, node_type: str) -> bool:
 def scope_node_types(language: str) -> frozenset[str]:
     """Node types that open a scope: the ``(type) @local.scope`` patterns of
     ``locals.scm`` (scope patterns must be that simple; a test checks it)."""
-    text = queries.query_text(language, "locals")
+    text = query_text(language, "locals")
     return frozenset(_SCOPE_PATTERN.findall(text)) if text else frozenset()
 
 
@@ -81,7 +81,7 @@ _PATTERN_TOKEN = re.compile(
 )
 
 
-def _is_classify_capture(name: str) -> bool:
+def is_classify_capture(name: str) -> bool:
     return name in _CLASSIFY_CAPTURES or name.startswith("local.definition")
 
 
@@ -158,7 +158,7 @@ class _Spec:
 
     def __init__(self, language: str) -> None:
         self.language = language
-        parts = [queries.query_text(language, "identifiers"), queries.query_text(language, "locals")]
+        parts = [query_text(language, "identifiers"), query_text(language, "locals")]
         text = "\n".join(p for p in parts if p)
         self.query: tree_sitter.Query | None = None
         self.settings: dict[int, str | None] = {}
@@ -176,7 +176,7 @@ class _Spec:
         for i in range(full.pattern_count):
             pattern = data[full.start_byte_for_pattern(i) : full.end_byte_for_pattern(i)].decode().strip()
             names = re.findall(r"@([\w.\-]+)", pattern)
-            if any(_is_classify_capture(n) for n in names):
+            if any(is_classify_capture(n) for n in names):
                 kept.append(pattern)
         if not kept:
             return
@@ -198,11 +198,11 @@ class _Spec:
             flat = " ".join(re.sub(r";[^\n]*", "", pattern).split())
             m0 = _SIMPLE_K0.match(flat)
             m1 = _SIMPLE_K1.match(flat)
-            if kept_ok and m0 and _is_classify_capture(m0.group(2)):
+            if kept_ok and m0 and is_classify_capture(m0.group(2)):
                 ctype = None if m0.group(1) == "_" else m0.group(1)
                 self._entries.append((m0.group(2), ctype, None, 0, None, True))
                 continue
-            if kept_ok and m1 and _is_classify_capture(m1.group(4)) and m1.group(1) != "_":
+            if kept_ok and m1 and is_classify_capture(m1.group(4)) and m1.group(1) != "_":
                 ctype = None if m1.group(3) == "_" else m1.group(3)
                 self._entries.append((m1.group(4), ctype, m1.group(1), 1, m1.group(2), True))
                 continue
@@ -211,7 +211,7 @@ class _Spec:
                 self._entries.append(("?", None, None, _CONTEXT_DEPTH, None, False))
                 continue
             for cap, ctype, parent, depth in caps:
-                if _is_classify_capture(cap):
+                if is_classify_capture(cap):
                     self._entries.append((cap, ctype, parent, depth, None, False))
 
     def plan(self, node_type: str) -> _TypePlan:
@@ -239,5 +239,5 @@ class _Spec:
 
 
 @functools.lru_cache(maxsize=None)
-def _spec(language: str) -> _Spec:
+def classify_spec(language: str) -> _Spec:
     return _Spec(language)

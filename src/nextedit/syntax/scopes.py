@@ -51,8 +51,13 @@ from __future__ import annotations
 
 import tree_sitter
 
-from nextedit.syntax.keyword_arguments import _PARAMETER_LISTS, _keyword_binding, _keyword_uses
-from nextedit.syntax.name_resolution import _resolve
+from nextedit.syntax.keyword_arguments import (
+    PARAMETER_LISTS,
+    keyword_parameter,
+    keyword_uses,
+    keywords_of_same_callee,
+)
+from nextedit.syntax.name_resolution import resolve_binding
 from nextedit.syntax.query_analysis import identifier_node_types, is_identifier_node_type, scope_node_types
 from nextedit.syntax.tree import SyntaxTree
 
@@ -130,15 +135,20 @@ def binding_occurrences(tree: SyntaxTree, source: bytes, byte_offset: int) -> li
     cached = tree.memo.get(memo_key)
     if cached is not None:
         return list(cached)  # type: ignore[call-overload]
-    found = _resolve(tree, source, node)
+    found = resolve_binding(tree, source, node)
     if found is None:
         return [(node.start_byte, node.end_byte)]
     resolver, key, ranges = found
     target = resolver.occurrence(node.start_byte)
     if target is not None and target.keyword:
-        ranges = _keyword_binding(tree, source, resolver, target)
-    elif key[0] == "scope" and tree.language in _PARAMETER_LISTS:
-        extra = _keyword_uses(tree, source, resolver, key, ranges)
+        param = keyword_parameter(tree, source, resolver, target)
+        if param is not None:
+            # the keyword joins the binding of the callee's parameter
+            ranges = binding_occurrences(tree, source, param) or [(target.start, target.end)]
+        else:
+            ranges = keywords_of_same_callee(tree, source, resolver, target)
+    elif key[0] == "scope" and tree.language in PARAMETER_LISTS:
+        extra = keyword_uses(tree, source, resolver, key, ranges)
         if extra:
             ranges = sorted(set(ranges) | set(extra))
     tree.memo[memo_key] = tuple(ranges)
@@ -154,7 +164,7 @@ def is_file_level_binding(tree: SyntaxTree, source: bytes, byte_offset: int) -> 
     node = _identifier_node(tree, byte_offset)
     if node is None:
         return False
-    found = _resolve(tree, source, node)
+    found = resolve_binding(tree, source, node)
     if found is None:
         return False
     resolver, key, ranges = found
