@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from nextedit.session import Session
 from nextedit.suggest import filters
-from nextedit.suggest.base import SuggestContext, Suggester
+from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
-from nextedit.suggest.rename import RenameSuggester
+from nextedit.suggest.rename.suggester import RenameSuggester
 from nextedit.text import Position, PositionEncoding, Range
 from tests.nes_helpers import Editor, apply_edits_to
 

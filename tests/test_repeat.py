@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from nextedit.history import DeveloperEdit, EditHistory
-from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
-from nextedit.suggest.repeat import RepeatEditSuggester
-from nextedit.suggest.repeat_synth import PastEdit, synthesize
+from nextedit.suggest.repeat.suggester import RepeatEditSuggester
+from nextedit.suggest.repeat.synthesis import PastEdit, synthesize
 from nextedit.text import Document
 
 

@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from test_repeat import Editor  # noqa: E402
 
-from nextedit.suggest.repeat_synth import PastEdit, node_category, synthesize
-from nextedit.suggest.search_replace import search_replace_for
+from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
+from nextedit.suggest.repeat.search_replace import search_replace_for
 from nextedit.syntax import SyntaxTree, enclosing_node
 
 

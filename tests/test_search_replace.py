@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_repeat import Editor, _context  # noqa: E402
 
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
-from nextedit.suggest.search_replace import SearchReplaceSuggester, expand, search_replace_for
+from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
 
 
 def _apply(text: str, edits) -> str:
@@ -103,10 +103,10 @@ def test_pattern_never_touches_a_similar_longer_name() -> None:
 
 
 def test_bare_literal_falls_back_to_a_bounded_regex() -> None:
-    from nextedit.suggest.repeat_synth import Proposal, Rule, _make_rule, find_sites
+    from nextedit.suggest.repeat.synthesis import Proposal, Rule, make_rule, find_sites
 
     text = "x = SeqCst\ny = SeqCst\nz = SeqCstish\n"
-    rule: Rule = _make_rule(["SeqCst"], ["Relaxed"], [], 2, 5.0, ())
+    rule: Rule = make_rule(["SeqCst"], ["Relaxed"], [], 2, 5.0, ())
     sites = find_sites(text, rule)
     assert len(sites) == 2
     found = search_replace_for(text, Proposal(rule, tuple(sites), 1.0))

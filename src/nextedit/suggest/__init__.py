@@ -1,13 +1,13 @@
 """The suggestion engine: suggesters, ranking, filters and jumps.
 
 - :mod:`nextedit.suggest.model` — the vocabulary (requests, candidates, silence reasons);
-- :mod:`nextedit.suggest.base` — the :class:`Suggester` interface and its :class:`SuggestContext`;
+- :mod:`nextedit.suggest.suggester` — the :class:`Suggester` interface and its :class:`SuggestContext`;
 - :mod:`nextedit.suggest.engine` — :class:`SuggestionEngine` and the registry ``SUGGESTERS``;
-- :mod:`nextedit.suggest.rename` — rename propagation;
+- :mod:`nextedit.suggest.rename.suggester` — rename propagation;
 - :mod:`nextedit.suggest.rank`, :mod:`~nextedit.suggest.filters`, :mod:`~nextedit.suggest.jump`.
 """
 
-from nextedit.suggest.base import SuggestContext, Suggester
+from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, default_suggesters
 from nextedit.suggest.model import (
     Candidate,

@@ -3,7 +3,7 @@
 Owns :class:`SuggestionEngine` and the registry of suggesters
 (:data:`SUGGESTERS`). One request goes:
 
-1. build a :class:`~nextedit.suggest.base.SuggestContext` (request document,
+1. build a :class:`~nextedit.suggest.suggester.SuggestContext` (request document,
    its history, the client's kinds, the rejected fingerprints);
 2. run every suggester, checking ``cancelled()`` between them (an exception in
    one is logged and costs only its candidates);
@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable, Iterable
 
 from nextedit.suggest import filters, jump, rank
-from nextedit.suggest.base import SuggestContext, Suggester, WorkspaceView
+from nextedit.suggest.suggester import SuggestContext, Suggester, WorkspaceView
 from nextedit.suggest.model import (
     Candidate,
     SilenceReason,
@@ -35,7 +35,7 @@ from nextedit.suggest.model import (
 )
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester
-from nextedit.suggest.search_replace import SearchReplaceSuggester
+from nextedit.suggest.repeat import SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]

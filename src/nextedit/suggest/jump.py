@@ -11,7 +11,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate
 
 __all__ = ["FAR_LINES", "plan", "needs_jump"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate, TriggerKind
 
 __all__ = ["score", "line_distance"]

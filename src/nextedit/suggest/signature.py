@@ -33,7 +33,7 @@ import difflib
 import logging
 import re
 
-from nextedit.suggest.base import Proposal, SuggestContext
+from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 
 __all__ = ["SignatureSuggester", "split_parameters"]

@@ -1,19 +1,19 @@
 """Rename binding: the occurrences of the renamed binding, resolved in the text before the rename.
 
 Owns the *before text* — every renamed site reads OLD again, described
-through the current document (:class:`_Before`, built by :func:`_revert`,
+through the current document (:class:`_Before`, built by :func:`revert_sites`,
 with the tree-sitter edits that move the current tree's offsets onto it) —
 the offset maps between the current and the before text, and the resolution
 of the binding there with :func:`nextedit.syntax.scopes.binding_occurrences`,
 narrowed where the syntax layer's binding is known to be too wide (a Python
 ``except … as NAME`` clause; member and path uses with another receiver).
 Also: whether NEW is a genuine new name at the site
-(:func:`_check_new_name`), whether a binding is defined at file level, and
+(:func:`check_new_name`), whether a binding is defined at file level, and
 the grammar-less fallback (same-name tokens).
 
 Must not know about the edit history beyond the evidence it is handed, nor
 about other documents, candidates or fallback groups
-(:mod:`nextedit.suggest.rename`, :mod:`nextedit.suggest.rename_occurrences`),
+(:mod:`nextedit.suggest.rename.suggester`, :mod:`nextedit.suggest.rename.occurrences`),
 nor LSP/ACP or position encodings.
 """
 
@@ -24,9 +24,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nextedit.suggest.base import DocumentStateView
+from nextedit.suggest.suggester import DocumentStateView
 from nextedit.suggest.model import SilenceReason
-from nextedit.suggest.rename_evidence import _Evidence
+from nextedit.suggest.rename.evidence import RenameEvidence
 from nextedit.text import Document, utf8
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ _IMPORT_HINTS = ("import", "use_declaration", "use_list", "use_as_clause", "scop
 _DEFINING_FIELDS = ("name", "left", "declarator", "pattern")
 
 
-def _check_new_name(state: DocumentStateView, ev: _Evidence, sites: list[int]) -> SilenceReason | None:
+def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int]) -> SilenceReason | None:
     """Silence unless NEW parses as an identifier at the site and names nothing
     that existed before (else the developer re-pointed a use at another
     binding, which is not a rename). An edit that changed more than the name
@@ -55,7 +55,7 @@ def _check_new_name(state: DocumentStateView, ev: _Evidence, sites: list[int]) -
             return SilenceReason.NO_EVIDENCE
         if not ev.pure:
             node = state.syntax.root.named_descendant_for_byte_range(start_b, end_b)
-            if node is None or not _defines(node):
+            if node is None or not is_definition_name(node):
                 return SilenceReason.NO_EVIDENCE
         ranges = scopes.binding_occurrences(state.syntax, source, start_b) or []
     except Exception:  # noqa: BLE001
@@ -108,7 +108,7 @@ class _Before:
 
     def byte_at(self, cp_before: int) -> int:
         """Before-text byte offset of a before-text cp offset (outside the sites)."""
-        cp = _map_from_before(cp_before, self.sites, self.old, self.new)
+        cp = map_from_before(cp_before, self.sites, self.old, self.new)
         b = self.document.byte_offset_at(cp)
         return b + self.byte_delta * sum(1 for sb in self.site_bytes if sb < b)
 
@@ -119,10 +119,10 @@ class _Before:
             if sb + i * self.byte_delta < byte_before:
                 shift += 1
         cp = self.document.cp_offset_at_byte(byte_before - self.byte_delta * shift)
-        return _map_to_before(cp, self.sites, self.old, self.new)
+        return map_to_before(cp, self.sites, self.old, self.new)
 
 
-def _revert(document: Document, sites: list[int], old: str, new: str) -> _Before:
+def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _Before:
     """The before text: every renamed site reads OLD again."""
     source = document.source_bytes
     old_b, new_b = utf8(old), utf8(new)
@@ -145,12 +145,12 @@ def _revert(document: Document, sites: list[int], old: str, new: str) -> _Before
     )
 
 
-def _map_to_before(cp: int, sites: list[int], old: str, new: str) -> int:
+def map_to_before(cp: int, sites: list[int], old: str, new: str) -> int:
     delta = len(old) - len(new)
     return cp + delta * sum(1 for s in sites if s < cp)
 
 
-def _map_from_before(cp_before: int, sites: list[int], old: str, new: str) -> int:
+def map_from_before(cp_before: int, sites: list[int], old: str, new: str) -> int:
     delta = len(old) - len(new)
     shift = 0
     for i, s in enumerate(sites):
@@ -160,7 +160,7 @@ def _map_from_before(cp_before: int, sites: list[int], old: str, new: str) -> in
     return cp_before - delta * shift
 
 
-def _binding_in_before(
+def binding_in_before(
     state: DocumentStateView, before: _Before, anchor_cp: int
 ) -> tuple[list[tuple[int, int]], bool] | None:
     """Occurrences (cp ranges in the before text) of the binding at ``anchor_cp``,
@@ -233,7 +233,7 @@ def _refine_binding(tree, source: bytes, ranges: list[tuple[int, int]], anchor_b
     if receiver is not None:
         # a path (``Pool::new``) names one type's item: other paths are other items
         path = anchor.parent is not None and anchor.parent.type in _PATH_ACCESS
-        defined = any(n is not None and _receiver(n, source) is None and _defines(n) for _, n in nodes)
+        defined = any(n is not None and _receiver(n, source) is None and is_definition_name(n) for _, n in nodes)
         if path or not defined:
             out = []
             for r, n in nodes:
@@ -284,7 +284,7 @@ def _split_except_clauses(nodes, anchor) -> list[tuple[int, int]]:  # type: igno
     return [r for r, _ in nodes if not any(c[0] <= r[0] < c[1] for c in clauses)]
 
 
-def _token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, int]]:
+def token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, int]]:
     """Same-name occurrences when there is no grammar (plain tokens)."""
     try:
         from nextedit.syntax.tokens import same_name_occurrences
@@ -300,7 +300,7 @@ def _token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, 
     return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
-def _defines(node) -> bool:  # type: ignore[no-untyped-def]
+def is_definition_name(node) -> bool:  # type: ignore[no-untyped-def]
     parent = node.parent
     if parent is None:
         return False
@@ -311,7 +311,7 @@ def _defines(node) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _in_import(node) -> bool:  # type: ignore[no-untyped-def]
+def in_import(node) -> bool:  # type: ignore[no-untyped-def]
     anc = node.parent
     hops = 0
     while anc is not None and hops < 5:
@@ -330,7 +330,7 @@ def _is_file_level(tree, ranges: Iterable[tuple[int, int]]) -> bool:  # type: ig
     root = tree.root
     for start, end in ranges:
         node = root.named_descendant_for_byte_range(start, end)
-        if node is None or not _defines(node) or _in_import(node):
+        if node is None or not is_definition_name(node) or in_import(node):
             continue
         anc = node.parent.parent if node.parent is not None else None
         while anc is not None and anc.id != root.id and anc.type not in scope_types:

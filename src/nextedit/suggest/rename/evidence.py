@@ -8,8 +8,8 @@ the developer earlier renamed NEW back to OLD, and which remaining
 occurrences a rewritten hunk kept on purpose.
 
 Must not know about syntax trees, bindings or other documents
-(:mod:`nextedit.suggest.rename_binding`,
-:mod:`nextedit.suggest.rename_occurrences`), nor LSP/ACP or position
+(:mod:`nextedit.suggest.rename.binding`,
+:mod:`nextedit.suggest.rename.occurrences`), nor LSP/ACP or position
 encodings.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nextedit.history import DeveloperEdit, is_identifier
-from nextedit.suggest.base import SuggestContext
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import TextEditCp
 from nextedit.text import Document
 
@@ -31,7 +31,7 @@ _LOOKBACK = 3
 
 
 @dataclass(frozen=True, slots=True)
-class _Evidence:
+class RenameEvidence:
     edit: DeveloperEdit
     old: str
     new: str
@@ -39,8 +39,8 @@ class _Evidence:
     pure: bool  # the edit changed nothing but the name
 
 
-def _find_evidence(context: SuggestContext) -> list[_Evidence] | None:
-    out: list[_Evidence] = []
+def find_evidence(context: SuggestContext) -> list[RenameEvidence] | None:
+    out: list[RenameEvidence] = []
     for edit in reversed(context.edits[-_LOOKBACK:]):
         found = identifier_renames(edit)
         if found is None:
@@ -49,7 +49,7 @@ def _find_evidence(context: SuggestContext) -> list[_Evidence] | None:
         if any((e.old, e.new) == (old, new) for e in out):
             continue
         site = min(sites, key=lambda s: abs(s - context.cursor_cp))
-        out.append(_Evidence(edit, old, new, site, pure))
+        out.append(RenameEvidence(edit, old, new, site, pure))
     return out or None
 
 
@@ -112,7 +112,7 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
     return pair[0], pair[1], sites, pure
 
 
-def _renames_back(context: SuggestContext, ev: _Evidence) -> bool:
+def renames_back(context: SuggestContext, ev: RenameEvidence) -> bool:
     """Whether the developer earlier renamed NEW to OLD (in any open document)."""
     for edit in context.recent_edits(limit=64):
         if edit.seq >= ev.edit.seq:
@@ -123,7 +123,7 @@ def _renames_back(context: SuggestContext, ev: _Evidence) -> bool:
     return False
 
 
-def _renamed_sites(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[int]:
+def renamed_sites(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[int]:
     """Current offsets (ascending) where the developer already turned OLD into NEW."""
     sites: set[int] = set()
     for edit in edits:
@@ -133,7 +133,7 @@ def _renamed_sites(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[i
     return sorted(sites)
 
 
-def _evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[DeveloperEdit]:
+def evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[DeveloperEdit]:
     """The developer edits (oldest first) that renamed OLD to NEW somewhere."""
     out = []
     for edit in edits:
@@ -143,7 +143,7 @@ def _evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[
     return out
 
 
-def _kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:
+def kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:
     """Remaining occurrences inside a rewritten hunk (not a keystroke-level
     token edit) that renamed OLD elsewhere: the developer saw them and kept them."""
     kept: list[TextEditCp] = []
@@ -155,6 +155,6 @@ def _kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEdi
     return kept
 
 
-def _describe_evidence(document: Document, edit: DeveloperEdit, old: str, new: str) -> str:
+def describe_evidence(document: Document, edit: DeveloperEdit, old: str, new: str) -> str:
     line = document.line_of(min(edit.start_cp, len(document.text))) + 1
     return f"edit #{edit.seq} at line {line}: `{old}`→`{new}`"

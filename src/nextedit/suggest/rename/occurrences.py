@@ -8,8 +8,8 @@ documents of the same language family (bounded, and cached per document
 version).
 
 Must not know about the edit history or the before text
-(:mod:`nextedit.suggest.rename_evidence`,
-:mod:`nextedit.suggest.rename_binding`), nor LSP/ACP or position encodings.
+(:mod:`nextedit.suggest.rename.evidence`,
+:mod:`nextedit.suggest.rename.binding`), nor LSP/ACP or position encodings.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import logging
 import re
 from collections.abc import Sequence
 
-from nextedit.suggest.base import DocumentStateView, SuggestContext
+from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.suggest.model import TextEditCp, TriggerKind
-from nextedit.suggest.rename_binding import _defines, _in_import
+from nextedit.suggest.rename.binding import is_definition_name, in_import
 from nextedit.text import utf8
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ _FAMILIES: dict[str, str] = {"javascript": "js", "typescript": "js", "tsx": "js"
 _CROSS_FILE_MAX_OCCURRENCES = 256
 
 
-def _shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str, new: str) -> list[TextEditCp]:
+def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str, new: str) -> list[TextEditCp]:
     """Field shorthands: ``S { old }`` → ``S { old: new }``; ``{ new: old }`` → ``{ new }``
     (Rust struct literals, JavaScript/TypeScript object literals and patterns)."""
     document = state.document
@@ -72,7 +72,7 @@ def _shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: st
     return out
 
 
-def _diagnosed(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
+def diagnosed_occurrence(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
     """With ``triggerKind: diagnostic``, the occurrence a diagnostic of this document covers."""
     if context.request.trigger_kind is not TriggerKind.DIAGNOSTIC:
         return None
@@ -105,8 +105,8 @@ _FUNCTION_TYPES = frozenset(
 )
 
 
-def _fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_cp: int) -> list[TextEditCp]:
-    """The occurrences an ``edit`` fallback carries (see :mod:`nextedit.suggest.rename`)."""
+def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_cp: int) -> list[TextEditCp]:
+    """The occurrences an ``edit`` fallback carries (see :mod:`nextedit.suggest.rename.suggester`)."""
     if state.syntax is None or len(edits) <= 1:
         return list(edits)
     from nextedit.syntax import scopes
@@ -162,7 +162,7 @@ def _same_family(a: str | None, b: str | None) -> bool:
     return a == b or (_FAMILIES.get(a) is not None and _FAMILIES.get(a) == _FAMILIES.get(b))
 
 
-def _cross_file_edits(
+def cross_file_edits(
     language: str | None,
     other: DocumentStateView,
     old: str,
@@ -223,7 +223,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
         seen.update(s for s, _ in ranges)
         if any(n is None or _is_member(n) for n in nodes):
             continue
-        if any(_defines(n) and not _in_import(n) for n in nodes):
+        if any(is_definition_name(n) and not in_import(n) for n in nodes):
             continue  # a binding of its own in that file
         for s, _e in ranges:
             cp = document.cp_offset_at_byte(s)

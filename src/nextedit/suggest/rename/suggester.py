@@ -39,10 +39,10 @@ developer earlier renamed ``NEW`` to ``OLD`` (that would rename back); every
 occurrence already reads ``NEW``.
 
 Owns the suggester itself: evidence in, candidates (or a reason for
-silence) out. Its parts live beside it: :mod:`nextedit.suggest.rename_evidence`
-(renames in the edit history), :mod:`nextedit.suggest.rename_binding` (the
+silence) out. Its parts live beside it: :mod:`nextedit.suggest.rename.evidence`
+(renames in the edit history), :mod:`nextedit.suggest.rename.binding` (the
 binding in the text before the rename) and
-:mod:`nextedit.suggest.rename_occurrences` (shorthands, diagnostics, fallback
+:mod:`nextedit.suggest.rename.occurrences` (shorthands, diagnostics, fallback
 groups, other documents).
 
 Must not know about LSP/ACP or position encodings.
@@ -52,31 +52,31 @@ from __future__ import annotations
 
 import logging
 
-from nextedit.suggest.base import Proposal, SuggestContext
+from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp, TriggerKind
-from nextedit.suggest.rename_binding import (
-    _binding_in_before,
-    _check_new_name,
-    _map_from_before,
-    _map_to_before,
-    _revert,
-    _token_occurrences,
+from nextedit.suggest.rename.binding import (
+    binding_in_before,
+    check_new_name,
+    map_from_before,
+    map_to_before,
+    revert_sites,
+    token_occurrences,
 )
-from nextedit.suggest.rename_evidence import (
-    _describe_evidence,
-    _Evidence,
-    _evidence_edits,
-    _find_evidence,
-    _kept_on_purpose,
-    _renamed_sites,
-    _renames_back,
+from nextedit.suggest.rename.evidence import (
+    describe_evidence,
+    RenameEvidence,
+    evidence_edits,
+    find_evidence,
+    kept_on_purpose,
+    renamed_sites,
+    renames_back,
     identifier_renames,
 )
-from nextedit.suggest.rename_occurrences import (
-    _cross_file_edits,
-    _diagnosed,
-    _fallback_group,
-    _shorthand_fields,
+from nextedit.suggest.rename.occurrences import (
+    cross_file_edits,
+    diagnosed_occurrence,
+    fallback_group,
+    shorthand_fields,
 )
 
 
@@ -102,13 +102,13 @@ class RenameSuggester:
         self._cross_cache: dict[tuple, tuple[int, ...]] = {}
 
     def propose(self, context: SuggestContext) -> Proposal:
-        evidence = _find_evidence(context)
+        evidence = find_evidence(context)
         if evidence is None:
             return SilenceReason.NO_EVIDENCE
         for rank, ev in enumerate(evidence):
             if context.cancelled():
                 return SilenceReason.CANCELLED
-            if _renames_back(context, ev):
+            if renames_back(context, ev):
                 continue
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             if fingerprint in context.rejected:
@@ -120,8 +120,8 @@ class RenameSuggester:
 
     # -- one piece of evidence ----------------------------------------------
 
-    def _propose_for(self, context: SuggestContext, ev: _Evidence, rank: int) -> Proposal:
-        sites = _renamed_sites(context.edits, ev.old, ev.new)
+    def _propose_for(self, context: SuggestContext, ev: RenameEvidence, rank: int) -> Proposal:
+        sites = renamed_sites(context.edits, ev.old, ev.new)
         key = (
             context.uri,
             context.document.version,
@@ -135,50 +135,50 @@ class RenameSuggester:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        result = self._resolve(context, ev, sites, rank)
+        result = self.resolve_binding(context, ev, sites, rank)
         if len(self._cache) > 32:
             self._cache.clear()
         self._cache[key] = result
         return result
 
-    def _resolve(self, context: SuggestContext, ev: _Evidence, sites: list[int], rank: int) -> Proposal:
+    def resolve_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
         state = context.state
         document = context.document
         text = document.text
         old, new = ev.old, ev.new
         if state.syntax is not None:
-            verdict = _check_new_name(state, ev, sites)
+            verdict = check_new_name(state, ev, sites)
             if verdict is not None:
                 return verdict
 
-        before = _revert(document, sites, old, new)
-        anchor_before = _map_to_before(ev.site_cp, sites, old, new)
+        before = revert_sites(document, sites, old, new)
+        anchor_before = map_to_before(ev.site_cp, sites, old, new)
         file_level = False
         if state.syntax is not None:
-            resolved = _binding_in_before(state, before, anchor_before)
+            resolved = binding_in_before(state, before, anchor_before)
             if resolved is None:
                 return SilenceReason.NO_CANDIDATES
             ranges_before, file_level = resolved
         else:
-            ranges_before = _token_occurrences(before.text, anchor_before, old)
+            ranges_before = token_occurrences(before.text, anchor_before, old)
 
-        site_set = {_map_to_before(s, sites, old, new) for s in sites}
+        site_set = {map_to_before(s, sites, old, new) for s in sites}
         edits: list[TextEditCp] = []
         for start_b, end_b in ranges_before:
             if start_b in site_set:
                 continue
-            start = _map_from_before(start_b, sites, old, new)
+            start = map_from_before(start_b, sites, old, new)
             if text[start : start + len(old)] != old:
                 continue
             edits.append(TextEditCp(start, start + len(old), new))
         edits.sort(key=lambda e: e.start_cp)
 
         if state.syntax is not None and edits:
-            edits = _shorthand_fields(state, edits, old, new)
+            edits = shorthand_fields(state, edits, old, new)
         base_score = 0.9 if state.syntax is not None else 0.6
         base_score -= 0.1 * rank
-        group_edits = _evidence_edits(context.edits, old, new)
-        kept = _kept_on_purpose(group_edits, edits)
+        group_edits = evidence_edits(context.edits, old, new)
+        kept = kept_on_purpose(group_edits, edits)
         if kept:
             log.debug("rename %s→%s: %d occurrence(s) kept in a rewritten hunk: partial", old, new, len(kept))
             return SilenceReason.NO_CANDIDATES
@@ -196,7 +196,7 @@ class RenameSuggester:
                 base_score = min(base_score, 0.6)
 
         candidates: list[Candidate] = []
-        evidence = tuple(_describe_evidence(document, e, old, new) for e in group_edits[-3:])
+        evidence = tuple(describe_evidence(document, e, old, new) for e in group_edits[-3:])
         if len(sites) > 1:
             evidence += (f"{len(sites)} sites already renamed",)
         if partial:
@@ -204,12 +204,12 @@ class RenameSuggester:
         if edits:
             target = min(edits, key=lambda e: abs(e.start_cp - ev.site_cp)).start_cp
             focus_cp = ev.site_cp
-            diagnosed = _diagnosed(context, edits)
+            diagnosed = diagnosed_occurrence(context, edits)
             if diagnosed is not None:
                 # fix what the editor reports first (e.g. the now-undefined OLD)
                 focus_cp = diagnosed.start_cp
                 evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
-            fallback = _fallback_group(state, edits, focus_cp)
+            fallback = fallback_group(state, edits, focus_cp)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -234,7 +234,7 @@ class RenameSuggester:
             for other in context.other_states():
                 if context.cancelled():
                     break
-                cross = _cross_file_edits(state.language, other, old, new, self._cross_cache)
+                cross = cross_file_edits(state.language, other, old, new, self._cross_cache)
                 if cross:
                     candidates.append(
                         Candidate(

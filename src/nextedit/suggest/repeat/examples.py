@@ -7,7 +7,7 @@ texts of that window and their tokens, and how many tokens the two share
 before and after the change.
 
 Must not know about rules, their acceptability or sites
-(:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_sites`),
+(:mod:`nextedit.suggest.repeat.rules`, :mod:`nextedit.suggest.repeat.sites`),
 nor LSP/ACP or position encodings.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nextedit.suggest.repeat_model import PastEdit
-from nextedit.suggest.repeat_text import _glued, _lines_back, _lines_forward, trim_edit
-from nextedit.suggest.repeat_tokens import Tok, tokenize
+from nextedit.suggest.repeat.model import PastEdit
+from nextedit.suggest.repeat.text import glued, lines_back, lines_forward, trim_edit
+from nextedit.suggest.repeat.tokens import Tok, tokenize
 
 
 # how many lines around an edit we look at for context
@@ -73,8 +73,8 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     pre, suf, _ = trim_edit(edit.old, edit.new)
     if pre + suf >= len(edit.old) and pre + suf >= len(edit.new):
         return None  # no change
-    ws = max(_lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
-    we = min(_lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS)
+    ws = max(lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
+    we = min(lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS)
     clip_left = ws > 0 and text[ws - 1] != "\n"
     clip_right = we < len(text) and text[we - 1] != "\n"
     after = text[ws:we]
@@ -96,7 +96,7 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
         and p < len(a_toks)
         and b_toks[p].end <= cs
         and a_toks[p].end <= cs
-        and not (b_toks[p].end == cs and b_ce > cs and _glued(before, cs))
+        and not (b_toks[p].end == cs and b_ce > cs and glued(before, cs))
     ):
         p += 1
     # shared suffix: tokens starting at or after the change end

@@ -5,11 +5,11 @@ and after templates of literal text and hole indices), :class:`Site`,
 :class:`Proposal` — and the template machinery: rendering, compiling a
 before template to a regex (holes become named groups, repeated holes
 back-references, word boundaries at word-character edges), the replacement
-string, and building a rule from templates (:func:`_make_rule`).
+string, and building a rule from templates (:func:`make_rule`).
 
 Must not know how examples are built, how rules are chosen or where they
-match (:mod:`nextedit.suggest.repeat_examples`,
-:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_sites`),
+match (:mod:`nextedit.suggest.repeat.examples`,
+:mod:`nextedit.suggest.repeat.rules`, :mod:`nextedit.suggest.repeat.sites`),
 nor LSP/ACP or position encodings.
 """
 
@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from nextedit.suggest.repeat_tokens import IDENT, NUMBER, STRING
+from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 
 
 _HOLE_PATTERNS = {
@@ -138,7 +138,7 @@ def _replacement(after: Sequence[str | int]) -> str:
     return "".join(out)
 
 
-def _make_rule(
+def make_rule(
     before: list[str | int],
     after: list[str | int],
     kinds: list[str],

@@ -8,7 +8,7 @@ in ``Rule.info``, and :func:`acceptable` — the precision gate (prose,
 comments, new literal values, renames, too little literal text).
 
 Must not know where a rule matches or which edits are examples
-(:mod:`nextedit.suggest.repeat_sites`, :mod:`nextedit.suggest.repeat_synth`),
+(:mod:`nextedit.suggest.repeat.sites`, :mod:`nextedit.suggest.repeat.synthesis`),
 nor LSP/ACP or position encodings.
 """
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nextedit.suggest.repeat_examples import EditExample
-from nextedit.suggest.repeat_model import Rule, _make_rule
-from nextedit.suggest.repeat_text import _prose
-from nextedit.suggest.repeat_tokens import IDENT, NUMBER, STRING, Tok, tokenize
+from nextedit.suggest.repeat.examples import EditExample
+from nextedit.suggest.repeat.model import Rule, make_rule
+from nextedit.suggest.repeat.text import reads_as_prose
+from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING, Tok, tokenize
 
 
 _MAX_CONTEXT_TOKENS = 8
@@ -170,7 +170,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
                 continue
             before_t, after_t = tpl
             spec = _specificity(ex.b_toks[lo:b_hi])
-            r = _make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
+            r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
             r.info.update(_info(ex, kl, kr))
             out.append(r)
     # whole lines context
@@ -303,7 +303,7 @@ def _au_rule(
     after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
     kinds2 = [kinds[h] for h in used]
     spec = _specificity(a.b_toks[lo:b_hi], {i - lo for i in b_holes})
-    r = _make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
+    r = make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
     r.info.update(_info(a, kl, kr))
     return r
 
@@ -338,7 +338,7 @@ def _example_info(ex: EditExample) -> dict:
     line_a = a_text[a_text.rfind("\n", 0, new[0].start) + 1 : new[-1].end] if new else ""
     stripped = (line_b or line_a).lstrip()
     info = {
-        "prose": _prose(line_b) or _prose(line_a),
+        "prose": reads_as_prose(line_b) or reads_as_prose(line_a),
         "comment": stripped.startswith(_COMMENT_STARTS),
         "n_old": len(old),
         "n_new": len(new),
@@ -414,7 +414,7 @@ def acceptable(rule: Rule) -> bool:
     """Is the rule specific enough to be suggested with its evidence?"""
     info = rule.info
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
-    if _prose(rule.before_text) or _prose(rule.after_text):
+    if reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text):
         return False
     if rule.evidence < 2 and (info.get("prose") or info.get("comment")):
         return False

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nextedit.suggest.base import Proposal, SuggestContext
+from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
-from nextedit.suggest.repeat import evidence_lines, repeat_proposals
-from nextedit.suggest.repeat_model import Proposal as RuleProposal
-from nextedit.suggest.repeat_model import Rule, Site
-from nextedit.suggest.repeat_text import _align_lines, trim_edit
+from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals
+from nextedit.suggest.repeat.model import Proposal as RuleProposal
+from nextedit.suggest.repeat.model import Rule, Site
+from nextedit.suggest.repeat.text import align_lines, trim_edit
 
 __all__ = [
     "SearchReplaceSuggester",
@@ -58,7 +58,7 @@ def expand(text: str, search: str, replace: str, is_regex: bool, limit: int | No
         if new == old:
             continue
         pre, suf, _ = trim_edit(old, new)
-        start, end, ins = _align_lines(text, m.start() + pre, m.end() - suf, new[pre : len(new) - suf])
+        start, end, ins = align_lines(text, m.start() + pre, m.end() - suf, new[pre : len(new) - suf])
         out.append(TextEditCp(start, end, ins))
     return out
 

@@ -9,7 +9,7 @@ syntactic context of a span (:func:`node_category`) and the filter that
 keeps sites in the example's context.
 
 Must not know how rules are made or chosen
-(:mod:`nextedit.suggest.repeat_rules`, :mod:`nextedit.suggest.repeat_synth`),
+(:mod:`nextedit.suggest.repeat.rules`, :mod:`nextedit.suggest.repeat.synthesis`),
 nor syntax trees (the caller maps spans to node types), LSP/ACP or position
 encodings.
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.repeat_model import Rule, Site
-from nextedit.suggest.repeat_text import _align_lines, _lines_back, _lines_forward, trim_edit
+from nextedit.suggest.repeat.model import Rule, Site
+from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
 
 
 # a site region (the lines a match may span) longer than this is skipped
@@ -70,11 +70,11 @@ def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tup
     """The lines a match around ``text[pos:end]`` may span; ``None`` when longer
     than ``_MAX_REGION_CHARS`` (a minified or generated line)."""
     floor = max(0, pos - _MAX_REGION_CHARS)
-    ls = _lines_back(text, pos, nl_before, floor)
+    ls = lines_back(text, pos, nl_before, floor)
     if ls == floor and floor > 0 and text[floor - 1] != "\n":
         return None
     ceiling = min(len(text), end + _MAX_REGION_CHARS)
-    le = _lines_forward(text, end, nl_after, ceiling)
+    le = lines_forward(text, end, nl_after, ceiling)
     if le == ceiling and ceiling < len(text) and text[ceiling - 1] != "\n":
         return None
     return ls, le
@@ -169,7 +169,7 @@ def scan_sites(
         if done:
             continue
         pre, suf, _ = trim_edit(old, replaced)
-        start, end, new = _align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
+        start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
         sites.append(Site(start, end, new, ms, me, old))
         if len(sites) > limit:
             break
@@ -213,7 +213,7 @@ def node_category(types: Sequence[str]) -> tuple[str, str | None]:
     return coarse, fine
 
 
-def _same_category(sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]) -> list[Site]:
+def same_category(sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]) -> list[Site]:
     """The sites whose syntactic context is the example's: never from code
     into a string or comment (or back); and, unless the change only
     substitutes identifiers one for one, in the same kind of list (a parameter

@@ -2,7 +2,7 @@
 
 Owns the ``repeat`` suggester. The synthesis itself — generalising the
 developer's edits into a rewrite rule and finding the sites where its
-*before* side still matches — is :mod:`nextedit.suggest.repeat_synth` (pure
+*before* side still matches — is :mod:`nextedit.suggest.repeat.synthesis` (pure
 functions over text and cp offsets); this module adapts it to the engine:
 it reads the request document's history, asks for proposals, and turns the
 best rule's sites into ``edit`` candidates, one site per candidate, the
@@ -11,7 +11,7 @@ nearest site after the cursor first (then wrapping around).
 One site per candidate maximises precision: an edit suggestion is judged
 correct only if *every* region it changes is one the developer would change;
 the whole set is offered separately as ``searchAndReplace`` by
-:mod:`nextedit.suggest.search_replace`.
+:mod:`nextedit.suggest.repeat.search_replace`.
 
 Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
@@ -27,11 +27,11 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.base import Proposal, SuggestContext
+from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
-from nextedit.suggest.repeat_synth import PastEdit, node_category, synthesize
+from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.syntax import enclosing_node
-from nextedit.suggest.repeat_synth import Proposal as RuleProposal
+from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 
 __all__ = ["RepeatEditSuggester", "repeat_proposals", "repeat_fingerprint"]
 

@@ -2,7 +2,7 @@
 and find the other sites where its *before* side matches.
 
 Pure functions over plain strings and code-point offsets, so they can be
-tested and evaluated offline without a session; :mod:`nextedit.suggest.repeat`
+tested and evaluated offline without a session; :mod:`nextedit.suggest.repeat.suggester`
 wraps them as a suggester.
 
 A rule is a pair of templates over one stretch of text — ``before`` and
@@ -45,15 +45,15 @@ This module owns :func:`synthesize` — which edits are examples, which rules
 are tried in which order, the negative evidence — and re-exports the
 synthesis's public names. The parts:
 
-* :mod:`nextedit.suggest.repeat_model` — the value types (``PastEdit``,
+* :mod:`nextedit.suggest.repeat.model` — the value types (``PastEdit``,
   ``Rule``, ``Site``, ``Proposal``) and templates compiled to regexes;
-* :mod:`nextedit.suggest.repeat_examples` — an edit widened to tokens with
+* :mod:`nextedit.suggest.repeat.examples` — an edit widened to tokens with
   its context window (``_WINDOW_CHARS``);
-* :mod:`nextedit.suggest.repeat_rules` — rules from one example, anti-unified
+* :mod:`nextedit.suggest.repeat.rules` — rules from one example, anti-unified
   from two, and whether a rule is specific enough (:func:`acceptable`);
-* :mod:`nextedit.suggest.repeat_sites` — where a rule matches
+* :mod:`nextedit.suggest.repeat.sites` — where a rule matches
   (``_MAX_REGION_CHARS``, hit caps) and the syntactic-context filter;
-* :mod:`nextedit.suggest.repeat_text` — line and trimming helpers over
+* :mod:`nextedit.suggest.repeat.text` — line and trimming helpers over
   plain strings.
 
 Must not know about sessions, documents, syntax trees (a ``category``
@@ -64,15 +64,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.repeat_examples import EditExample, example_from_edit
-from nextedit.suggest.repeat_model import PastEdit, Proposal, Rule, Site
-from nextedit.suggest.repeat_rules import acceptable, rules_for
-from nextedit.suggest.repeat_sites import _same_category, find_sites, scan_sites
+from nextedit.suggest.repeat.examples import EditExample, example_from_edit
+from nextedit.suggest.repeat.model import PastEdit, Proposal, Rule, Site
+from nextedit.suggest.repeat.rules import acceptable, rules_for
+from nextedit.suggest.repeat.sites import same_category, find_sites, scan_sites
 
 # re-exported: imported from here by callers and tests
-from nextedit.suggest.repeat_model import _make_rule  # noqa: F401
-from nextedit.suggest.repeat_sites import node_category  # noqa: F401
-from nextedit.suggest.repeat_text import _align_lines, trim_edit  # noqa: F401
+from nextedit.suggest.repeat.model import make_rule  # noqa: F401
+from nextedit.suggest.repeat.sites import node_category  # noqa: F401
+from nextedit.suggest.repeat.text import align_lines, trim_edit  # noqa: F401
 
 __all__ = [
     "EditExample",
@@ -146,7 +146,7 @@ def synthesize(
             if not sites or len(sites) > limit:
                 continue
             if category is not None:
-                sites = _same_category(sites, rule, category)
+                sites = same_category(sites, rule, category)
                 if not sites:
                     continue
             if _passed_over(rule, sites, top_down):

@@ -4,11 +4,11 @@ Owns small string functions the synthesis shares: the start/end of the lines
 around an offset (bounded by a floor or ceiling so a long line is never
 walked whole), the common prefix/suffix of an edit (:func:`trim_edit`),
 whether an offset sits between two word characters, sliding a whole-line
-insertion or deletion to a line start (:func:`_align_lines`) and whether a
+insertion or deletion to a line start (:func:`align_lines`) and whether a
 text reads as prose.
 
 Must not know about tokens, rules, examples or sites
-(:mod:`nextedit.suggest.repeat_synth` and its parts), nor LSP/ACP or
+(:mod:`nextedit.suggest.repeat.synthesis` and its parts), nor LSP/ACP or
 position encodings.
 """
 
@@ -23,7 +23,7 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
+def lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
     """Start of the line ``n`` lines above ``pos`` (never searching below ``floor``)."""
     floor = max(0, floor)
     start = text.rfind("\n", floor, pos) + 1 or floor
@@ -34,7 +34,7 @@ def _lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
     return start
 
 
-def _lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> int:
+def lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> int:
     """End (after the newline) of the line ``n`` lines below ``pos`` (never searching past ``ceiling``)."""
     ceiling = len(text) if ceiling is None else min(ceiling, len(text))
     end = pos
@@ -52,14 +52,14 @@ def trim_edit(old: str, new: str) -> tuple[int, int, int]:
     return pre, suf, 0
 
 
-def _glued(text: str, pos: int) -> bool:
+def glued(text: str, pos: int) -> bool:
     """True when the chars at ``pos-1`` and ``pos`` are both word chars."""
     return 0 < pos < len(text) and (text[pos - 1].isalnum() or text[pos - 1] == "_") and (
         text[pos].isalnum() or text[pos] == "_"
     )
 
 
-def _align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
+def align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
     """Slide a pure insertion/deletion of whole lines to start at a line start.
 
     Trimming places an inserted line wherever the shared text ends (``#[inline]\n    ``
@@ -86,7 +86,7 @@ def _align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, s
     return start, end, new
 
 
-def _prose(text: str) -> bool:
+def reads_as_prose(text: str) -> bool:
     """Four words in a row separated by blanks only: prose (a comment, a docstring)."""
     return _PROSE_RE.search(text) is not None
 

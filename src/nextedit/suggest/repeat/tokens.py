@@ -6,7 +6,7 @@ not tokens (they are kept as the gaps between tokens so that an edit can be
 reproduced exactly). Comments are tokenized like code: an edit inside a
 comment is repeated only at sites whose text matches token for token.
 
-Owns nothing but the lexing; :mod:`nextedit.suggest.repeat` decides what the
+Owns nothing but the lexing; :mod:`nextedit.suggest.repeat.suggester` decides what the
 tokens mean.
 
 Why not :mod:`nextedit.syntax.tokens` (the rename fallback's lexer)? Rules are
