@@ -96,7 +96,7 @@ def process_{i}(records, factor=2):
 
 '''
 
-_TS_HEAD = '''// Generated module: records, helpers and processing pipelines.
+_TS_HEAD = """// Generated module: records, helpers and processing pipelines.
 import { readFileSync } from "fs";
 import * as path from "path";
 
@@ -114,9 +114,9 @@ export interface Sized {
   name: string;
 }
 
-'''
+"""
 
-_TS_UNIT = '''
+_TS_UNIT = """
 export class Record{i} implements Sized {{
   count = {n};
   name = "r{i}";
@@ -150,7 +150,7 @@ export function process{i}(records: Sized[], factor = 2): number[] {{
   return result.filter((r) => r > helper(r, factor) && file.length > 0);
 }}
 
-'''
+"""
 
 
 def python_source(lines: int = 5000) -> bytes:

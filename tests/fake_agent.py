@@ -41,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             msg = json.loads(line)
         except json.JSONDecodeError:
-            out.write(json.dumps({"jsonrpc": "2.0", "id": None,
-                                  "error": {"code": -32700, "message": "parse error"}}) + "\n")
+            out.write(
+                json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}}) + "\n"
+            )
             out.flush()
             continue
         if log:
@@ -54,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         params = msg.get("params") or {}
         if method == "initialize":
             encs = (params.get("clientCapabilities") or {}).get("positionEncodings") or ["utf-16"]
-            result = {"protocolVersion": 1, "agentInfo": {"name": "fake", "version": "0"},
-                      "agentCapabilities": {"positionEncoding": encs[0], "nes": {}}}
+            result = {
+                "protocolVersion": 1,
+                "agentInfo": {"name": "fake", "version": "0"},
+                "agentCapabilities": {"positionEncoding": encs[0], "nes": {}},
+            }
         elif method == "nes/start":
             result = {"sessionId": f"fake-{next(sessions)}"}
         elif method == "nes/close":
@@ -72,8 +76,12 @@ def main(argv: list[str] | None = None) -> int:
                 it.setdefault("uri", params.get("uri"))
             result = {"suggestions": items}
         else:
-            out.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"],
-                                  "error": {"code": -32601, "message": f"unknown {method}"}}) + "\n")
+            out.write(
+                json.dumps(
+                    {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": f"unknown {method}"}}
+                )
+                + "\n"
+            )
             out.flush()
             continue
         out.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\n")

@@ -30,9 +30,10 @@ def position(text: str, cp: int, enc: PositionEncoding = PositionEncoding.UTF16)
 def apply_suggestion(session: Session, suggestion: PlacedSuggestion) -> str:
     """The text of ``suggestion.uri`` after applying the suggestion's edits (via did_change)."""
     state = session.documents[suggestion.uri]
-    changes = [TextChange(e.range, e.new_text) for e in sorted(
-        suggestion.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
-    )]
+    changes = [
+        TextChange(e.range, e.new_text)
+        for e in sorted(suggestion.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True)
+    ]
     session.did_change(suggestion.uri, state.document.version + 1, changes)
     return state.document.text
 
@@ -40,7 +41,10 @@ def apply_suggestion(session: Session, suggestion: PlacedSuggestion) -> str:
 def apply_edits_to(text: str, suggestion: PlacedSuggestion, enc: PositionEncoding) -> str:
     """Apply ``suggestion.edits`` to ``text`` without touching the session."""
     doc = Document("x", "", 0, text)
-    spans = sorted(((doc.offset_at(e.range.start, enc), doc.offset_at(e.range.end, enc), e.new_text) for e in suggestion.edits), reverse=True)
+    spans = sorted(
+        ((doc.offset_at(e.range.start, enc), doc.offset_at(e.range.end, enc), e.new_text) for e in suggestion.edits),
+        reverse=True,
+    )
     for start, end, new in spans:
         text = text[:start] + new + text[end:]
     return text

@@ -20,19 +20,56 @@ def request(id: int, method: str, params: Any) -> dict[str, Any]:
 
 def test_in_process_round_trip(tmp_path: Path, schema_checker: Any) -> None:
     with InProcessAgent(tmp_path) as agent:
-        (init,) = agent.send(request(1, "initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-32"]}}))
+        (init,) = agent.send(
+            request(1, "initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-32"]}})
+        )
         assert init["result"]["agentCapabilities"]["positionEncoding"] == "utf-32"
         (start,) = agent.send(request(2, "nes/start", {}))
         sid = start["result"]["sessionId"]
         text = "def f(items):\n    total = 0\n    total += 1\n    return total\n"
-        assert agent.send({"jsonrpc": "2.0", "method": "document/didOpen", "params": {
-            "sessionId": sid, "uri": "file:///a.py", "languageId": "python", "version": 1, "text": text}}) == []
-        change = {"range": {"start": {"line": 3, "character": 11}, "end": {"line": 3, "character": 16}}, "text": "amount"}
-        assert agent.send({"jsonrpc": "2.0", "method": "document/didChange", "params": {
-            "sessionId": sid, "uri": "file:///a.py", "version": 2, "contentChanges": [change]}}) == []
-        (answer,) = agent.send(request(3, "nes/suggest", {
-            "sessionId": sid, "uri": "file:///a.py", "version": 2,
-            "position": {"line": 3, "character": 17}, "triggerKind": "automatic"}))
+        assert (
+            agent.send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "document/didOpen",
+                    "params": {
+                        "sessionId": sid,
+                        "uri": "file:///a.py",
+                        "languageId": "python",
+                        "version": 1,
+                        "text": text,
+                    },
+                }
+            )
+            == []
+        )
+        change = {
+            "range": {"start": {"line": 3, "character": 11}, "end": {"line": 3, "character": 16}},
+            "text": "amount",
+        }
+        assert (
+            agent.send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "document/didChange",
+                    "params": {"sessionId": sid, "uri": "file:///a.py", "version": 2, "contentChanges": [change]},
+                }
+            )
+            == []
+        )
+        (answer,) = agent.send(
+            request(
+                3,
+                "nes/suggest",
+                {
+                    "sessionId": sid,
+                    "uri": "file:///a.py",
+                    "version": 2,
+                    "position": {"line": 3, "character": 17},
+                    "triggerKind": "automatic",
+                },
+            )
+        )
         assert "result" in answer
         # raw lines work too, and bad ones answer like the stdio agent
         (parse_error,) = agent.send(b"{not json\n")
@@ -54,7 +91,12 @@ def placed(kind: str, **kw: Any) -> PlacedSuggestion:
     [
         ("rename", {"position": Position(1, 2), "new_name": "amount"}, SuggestionKinds(rename=True), "rename"),
         ("rename", {"position": Position(1, 2), "new_name": "amount"}, SuggestionKinds(), "edit"),
-        ("searchAndReplace", {"search": "total", "replace": "amount"}, SuggestionKinds(search_and_replace=True), "searchAndReplace"),
+        (
+            "searchAndReplace",
+            {"search": "total", "replace": "amount"},
+            SuggestionKinds(search_and_replace=True),
+            "searchAndReplace",
+        ),
         ("searchAndReplace", {"search": "total", "replace": "amount"}, SuggestionKinds(rename=True), "edit"),
         ("jump", {"position": Position(4, 0)}, SuggestionKinds(jump=True), "jump"),
         ("jump", {"position": Position(4, 0)}, SuggestionKinds(rename=True, search_and_replace=True), None),
@@ -70,7 +112,9 @@ def test_kinds_follow_client_capabilities(
         return
     assert wire is not None and wire["kind"] == expected_kind and wire["id"] == "s-9"
     if expected_kind == "edit":
-        assert wire["edits"] == [{"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 7}}, "newText": "amount"}]
+        assert wire["edits"] == [
+            {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 7}}, "newText": "amount"}
+        ]
     if schema_checker is not None:
         schema_checker.check_def("NesSuggestion", wire)
 
@@ -79,7 +123,9 @@ def test_accept_takes_suggestion_id_alias(tmp_path: Path) -> None:
     with InProcessAgent(tmp_path) as agent:
         sid = agent.send(request(1, "nes/start", {}))[0]["result"]["sessionId"]
         agent.send({"jsonrpc": "2.0", "method": "nes/accept", "params": {"sessionId": sid, "suggestionId": "s-1"}})
-        agent.send({"jsonrpc": "2.0", "method": "nes/reject", "params": {"sessionId": sid, "id": "s-2", "reason": "ignored"}})
+        agent.send(
+            {"jsonrpc": "2.0", "method": "nes/reject", "params": {"sessionId": sid, "id": "s-2", "reason": "ignored"}}
+        )
         agent.send({"jsonrpc": "2.0", "method": "nes/accept", "params": {"sessionId": sid}})  # no id: dropped
     lines = (tmp_path / "feedback.jsonl").read_text().splitlines()
     assert len(lines) == 2

@@ -18,8 +18,9 @@ URI = "file:///w/main.py"
 TEXT = "a😀b = 1\n漢字 = a😀b + 2\nprint(a😀b)\n"
 
 
-def open_doc(acp: RpcProcess, sid: str, text: str = TEXT, uri: str = URI, version: int = 1,
-             language_id: str = "python") -> None:
+def open_doc(
+    acp: RpcProcess, sid: str, text: str = TEXT, uri: str = URI, version: int = 1, language_id: str = "python"
+) -> None:
     acp.notify(
         "document/didOpen",
         {"sessionId": sid, "uri": uri, "languageId": language_id, "version": version, "text": text},
@@ -296,7 +297,9 @@ def test_big_documents(acp: RpcProcess) -> None:
     long_line = "s = '" + "é" * (1024 * 1024 // 2) + "'\n"
     open_doc(acp, sid, long_line, uri="file:///w/long.py")
     change = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "t"}
-    acp.notify("document/didChange", {"sessionId": sid, "uri": "file:///w/long.py", "version": 2, "contentChanges": [change]})
+    acp.notify(
+        "document/didChange", {"sessionId": sid, "uri": "file:///w/long.py", "version": 2, "contentChanges": [change]}
+    )
     answer = suggest(acp, sid, uri="file:///w/long.py", version=2, line=0, character=1)
     assert "result" in answer, answer
     answer = suggest(acp, sid, uri="file:///w/big.py", line=5000, character=3)
@@ -315,7 +318,9 @@ def test_binary_looking_text(acp: RpcProcess) -> None:
     )
     acp.send_raw(raw)
     change = {"range": {"start": {"line": 1, "character": 1}, "end": {"line": 1, "character": 2}}, "text": "\x00\ud800"}
-    acp.notify("document/didChange", {"sessionId": sid, "uri": "file:///w/bin.py", "version": 2, "contentChanges": [change]})
+    acp.notify(
+        "document/didChange", {"sessionId": sid, "uri": "file:///w/bin.py", "version": 2, "contentChanges": [change]}
+    )
     answer = suggest(acp, sid, uri="file:///w/bin.py", version=2, line=1, character=2)
     assert "result" in answer, answer
     assert_serving(acp, sid)

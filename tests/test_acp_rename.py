@@ -32,7 +32,7 @@ FIXTURES: dict[str, tuple[str, str, str]] = {
     "python": (
         "python",
         "prices.py",
-        '''import math
+        """import math
 
 def price_of(items):
     # 😀 total in a comment stays: total
@@ -45,7 +45,7 @@ def price_of(items):
 def elsewhere():
     total = 1
     return total
-''',
+""",
     ),
     "typescript": (
         "typescript",
@@ -208,7 +208,10 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
     )
     # the developer replaces the identifier at the edit site
     change = {
-        "range": {"start": to_position(before, edit_cp, encoding), "end": to_position(before, edit_cp + len(OLD), encoding)},
+        "range": {
+            "start": to_position(before, edit_cp, encoding),
+            "end": to_position(before, edit_cp + len(OLD), encoding),
+        },
         "text": NEW,
     }
     acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": 2, "contentChanges": [change]})
@@ -237,7 +240,8 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
         sites = [(edit_cp, cursor_cp)] + [(cp, cp + len(OLD)) for cp in remaining_sites(annotated)]
         spans = [(to_position(edited, a, encoding), to_position(edited, b, encoding)) for a, b in sites]
         assert any(
-            first["position"]["line"] == start["line"] and start["character"] <= first["position"]["character"] <= end["character"]
+            first["position"]["line"] == start["line"]
+            and start["character"] <= first["position"]["character"] <= end["character"]
             for start, end in spans
         ), (first, spans)
     else:
@@ -250,7 +254,11 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
     if not rename_kind:
         edits = [
             {"range": e["range"], "text": e["newText"]}
-            for e in sorted(first["edits"], key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]), reverse=True)
+            for e in sorted(
+                first["edits"],
+                key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+                reverse=True,
+            )
         ]
         acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": 3, "contentChanges": edits})
         again = acp.call(
@@ -263,13 +271,20 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
                 "triggerKind": "automatic",
             },
         )
-        assert not [s for s in again["result"]["suggestions"] if s["kind"] == "rename" or
-                    any(e["newText"] in (OLD, NEW) for e in s.get("edits", []))], again
+        assert not [
+            s
+            for s in again["result"]["suggestions"]
+            if s["kind"] == "rename" or any(e["newText"] in (OLD, NEW) for e in s.get("edits", []))
+        ], again
 
 
 def test_rename_from_a_use_site(acp: RpcProcess) -> None:
     """Changing a use (not the definition) proposes the definition and the other uses."""
-    annotated = FIXTURES["python"][2].replace("label, $E", "label, $R").replace("return math.floor($R)", "return math.floor($E)")
+    annotated = (
+        FIXTURES["python"][2]
+        .replace("label, $E", "label, $R")
+        .replace("return math.floor($R)", "return math.floor($E)")
+    )
     # the edited site's offset in the text as opened (every marker replaced by OLD)
     edit_cp = annotated.replace("$R", OLD).index("$E")
     before = annotated.replace("$E", OLD).replace("$R", OLD)
@@ -280,12 +295,26 @@ def test_rename_from_a_use_site(acp: RpcProcess) -> None:
     acp.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": before})
     start = to_position(before, edit_cp, "utf-16")
     end = to_position(before, edit_cp + len(OLD), "utf-16")
-    acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": 2,
-                                       "contentChanges": [{"range": {"start": start, "end": end}, "text": NEW}]})
+    acp.notify(
+        "document/didChange",
+        {
+            "sessionId": sid,
+            "uri": uri,
+            "version": 2,
+            "contentChanges": [{"range": {"start": start, "end": end}, "text": NEW}],
+        },
+    )
     edited = before[:edit_cp] + NEW + before[edit_cp + len(OLD) :]
-    answer = acp.call("nes/suggest", {"sessionId": sid, "uri": uri, "version": 2,
-                                      "position": to_position(edited, edit_cp + len(NEW), "utf-16"),
-                                      "triggerKind": "automatic"})
+    answer = acp.call(
+        "nes/suggest",
+        {
+            "sessionId": sid,
+            "uri": uri,
+            "version": 2,
+            "position": to_position(edited, edit_cp + len(NEW), "utf-16"),
+            "triggerKind": "automatic",
+        },
+    )
     suggestions = answer["result"]["suggestions"]
     assert suggestions and suggestions[0]["kind"] == "edit", answer
     assert apply_edits(edited, suggestions[0]["edits"], "utf-16") == expected
@@ -297,13 +326,25 @@ def test_rejected_rename_is_not_offered_again(acp: RpcProcess) -> None:
     acp.initialize(["utf-32"], rename=True)
     sid = acp.start_session()
     uri = f"file:///w/{name}"
-    acp.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": language_id, "version": 1, "text": before})
-    change = {"range": {"start": to_position(before, edit_cp, "utf-32"),
-                        "end": to_position(before, edit_cp + len(OLD), "utf-32")}, "text": NEW}
+    acp.notify(
+        "document/didOpen", {"sessionId": sid, "uri": uri, "languageId": language_id, "version": 1, "text": before}
+    )
+    change = {
+        "range": {
+            "start": to_position(before, edit_cp, "utf-32"),
+            "end": to_position(before, edit_cp + len(OLD), "utf-32"),
+        },
+        "text": NEW,
+    }
     acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": 2, "contentChanges": [change]})
     edited = before[:edit_cp] + NEW + before[edit_cp + len(OLD) :]
-    params = {"sessionId": sid, "uri": uri, "version": 2,
-              "position": to_position(edited, edit_cp + len(NEW), "utf-32"), "triggerKind": "automatic"}
+    params = {
+        "sessionId": sid,
+        "uri": uri,
+        "version": 2,
+        "position": to_position(edited, edit_cp + len(NEW), "utf-32"),
+        "triggerKind": "automatic",
+    }
     first = acp.call("nes/suggest", params)["result"]["suggestions"]
     assert first and first[0]["kind"] == "rename"
     acp.notify("nes/reject", {"sessionId": sid, "id": first[0]["id"], "reason": "rejected"})

@@ -33,19 +33,33 @@ def make_session(trace: str = "t1") -> Session:
     after2 = after1.replace("area(3, 4)", 'area(3, 4, unit="m")')
     final = after2.replace("area(5, 6)", 'area(5, 6, unit="m")')
     ins = ', unit="m"'
-    return Session(Header(trace=trace, tags=["repetitive"]), [
-        Open(URI, "python", 1, TEXT),
-        Change(URI, 2, [{"range": rng(1, 15, 1, 15), "text": ins}], {"line": 1, "character": 25}),
-        Query(URI, 2, {"line": 1, "character": 25}, "automatic",
-              [ExpectedEdit("h2", URI, rng(2, 15, 2, 15), ins),
-               ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)], ["h2", "h3"]),
-        Change(URI, 3, [{"range": rng(2, 15, 2, 15), "text": ins}], {"line": 2, "character": 25}),
-        Query(URI, 3, {"line": 2, "character": 25}, "automatic",
-              [ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)], ["h3"]),
-        Change(URI, 4, [{"range": rng(3, 15, 3, 15), "text": ins}], {"line": 3, "character": 25}),
-        Query(URI, 4, {"line": 3, "character": 25}, "automatic", [], []),
-        End(sha256_text(final)),
-    ])
+    return Session(
+        Header(trace=trace, tags=["repetitive"]),
+        [
+            Open(URI, "python", 1, TEXT),
+            Change(URI, 2, [{"range": rng(1, 15, 1, 15), "text": ins}], {"line": 1, "character": 25}),
+            Query(
+                URI,
+                2,
+                {"line": 1, "character": 25},
+                "automatic",
+                [ExpectedEdit("h2", URI, rng(2, 15, 2, 15), ins), ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)],
+                ["h2", "h3"],
+            ),
+            Change(URI, 3, [{"range": rng(2, 15, 2, 15), "text": ins}], {"line": 2, "character": 25}),
+            Query(
+                URI,
+                3,
+                {"line": 2, "character": 25},
+                "automatic",
+                [ExpectedEdit("h3", URI, rng(3, 15, 3, 15), ins)],
+                ["h3"],
+            ),
+            Change(URI, 4, [{"range": rng(3, 15, 3, 15), "text": ins}], {"line": 3, "character": 25}),
+            Query(URI, 4, {"line": 3, "character": 25}, "automatic", [], []),
+            End(sha256_text(final)),
+        ],
+    )
 
 
 def fake_cmd(tmp_path: Path, script: list | None = None, *extra: str) -> list[str]:
@@ -63,12 +77,12 @@ def agent_log(tmp_path: Path) -> list[dict]:
 def test_replay_over_stdio_scores_and_rejects(tmp_path: Path) -> None:
     script = [
         # query 1: the right edit at the next call site (utf-16 positions)
-        [{"kind": "edit", "id": "$ID", "edits": [{"range": rng(2, 15, 2, 15),
-                                                   "newText": ', unit="m"'}]}],
+        [{"kind": "edit", "id": "$ID", "edits": [{"range": rng(2, 15, 2, 15), "newText": ', unit="m"'}]}],
         # query 2: a wrong edit (foreign text), then a right one that does not count
-        [{"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15), "newText": ", x"}]},
-         {"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15),
-                                                   "newText": ', unit="m"'}]}],
+        [
+            {"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15), "newText": ", x"}]},
+            {"kind": "edit", "id": "$ID", "edits": [{"range": rng(3, 15, 3, 15), "newText": ', unit="m"'}]},
+        ],
         # query 3: nothing expected; stays silent
         [],
     ]
@@ -97,26 +111,32 @@ def test_replay_over_stdio_scores_and_rejects(tmp_path: Path) -> None:
     assert not any(x["method"] == "nes/accept" for x in msgs)
     suggests = [x["params"] for x in msgs if x["method"] == "nes/suggest"]
     assert [s["version"] for s in suggests] == [2, 3, 4]
-    assert all(s["sessionId"].startswith("fake-") and s["triggerKind"] == "automatic"
-               for s in suggests)
+    assert all(s["sessionId"].startswith("fake-") and s["triggerKind"] == "automatic" for s in suggests)
 
 
 def test_positions_are_converted_to_the_negotiated_encoding(tmp_path: Path) -> None:
     """The client advertises utf-8; the trace is utf-16: every wire position is converted."""
     text = "x = '😀'; f(1)\n"
-    s = Session(Header(trace="enc"), [
-        Open(URI, "python", 1, text),
-        # utf-16: the emoji is 2 units, so "f(1" ends at character 13
-        Change(URI, 2, [{"range": rng(0, 13, 0, 13), "text": ", 2"}], {"line": 0, "character": 16}),
-        Query(URI, 2, {"line": 0, "character": 16}, "automatic",
-              [ExpectedEdit("h1", URI, rng(0, 0, 0, 0), "y = 1\n")], []),
-        End(sha256_text("x = '😀'; f(1, 2)\n")),
-    ])
+    s = Session(
+        Header(trace="enc"),
+        [
+            Open(URI, "python", 1, text),
+            # utf-16: the emoji is 2 units, so "f(1" ends at character 13
+            Change(URI, 2, [{"range": rng(0, 13, 0, 13), "text": ", 2"}], {"line": 0, "character": 16}),
+            Query(
+                URI,
+                2,
+                {"line": 0, "character": 16},
+                "automatic",
+                [ExpectedEdit("h1", URI, rng(0, 0, 0, 0), "y = 1\n")],
+                [],
+            ),
+            End(sha256_text("x = '😀'; f(1, 2)\n")),
+        ],
+    )
     # the agent answers in utf-8 (emoji = 4 bytes): insert "y = 1\n" at 0:0 → correct
-    script = [[{"kind": "edit", "id": "$ID", "edits": [{"range": rng(0, 0, 0, 0),
-                                                        "newText": "y = 1\n"}]}]]
-    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)),
-                        position_encoding="utf-8")
+    script = [[{"kind": "edit", "id": "$ID", "edits": [{"range": rng(0, 0, 0, 0), "newText": "y = 1\n"}]}]]
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)), position_encoding="utf-8")
     with replayer:
         assert replayer.agent_encoding == "utf-8"
         res = replayer.replay(s)
@@ -145,11 +165,16 @@ def test_in_process_transport_contract(tmp_path: Path) -> None:
             self.seen.append(message)
             if "id" not in message:
                 return []
-            result = {"initialize": {"protocolVersion": 1, "agentCapabilities": {}},
-                      "nes/start": {"sessionId": "s1"}, "nes/close": {},
-                      "nes/suggest": {"suggestions": []}}[message["method"]]
-            return [{"jsonrpc": "2.0", "method": "log/noise", "params": {}},
-                    {"jsonrpc": "2.0", "id": message["id"], "result": result}]
+            result = {
+                "initialize": {"protocolVersion": 1, "agentCapabilities": {}},
+                "nes/start": {"sessionId": "s1"},
+                "nes/close": {},
+                "nes/suggest": {"suggestions": []},
+            }[message["method"]]
+            return [
+                {"jsonrpc": "2.0", "method": "log/noise", "params": {}},
+                {"jsonrpc": "2.0", "id": message["id"], "result": result},
+            ]
 
     agent = Agent()
     replayer = Replayer(lambda: InProcessTransport(tmp_path, agent=agent))
@@ -163,8 +188,20 @@ def test_in_process_transport_contract(tmp_path: Path) -> None:
 def test_cli_bench_on_the_bundled_sample(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "m.json"
     explain = tmp_path / "explain.jsonl"
-    rc = main(["bench", "--agent-cmd", " ".join(fake_cmd(tmp_path)), "--json", str(out),
-               "--report", str(tmp_path / "rep"), "--explain", str(explain), "--no-progress"])
+    rc = main(
+        [
+            "bench",
+            "--agent-cmd",
+            " ".join(fake_cmd(tmp_path)),
+            "--json",
+            str(out),
+            "--report",
+            str(tmp_path / "rep"),
+            "--explain",
+            str(explain),
+            "--no-progress",
+        ]
+    )
     assert rc == 0
     data = json.loads(out.read_text())
     m = data["metrics"]

@@ -22,12 +22,12 @@ from nextedit.text import Document
 
 URI = "file:///w/a.py"
 TEXT = (
-    "def area(w, h):\n"        # line 0
-    "    return w * h\n"       # line 1
-    "\n"                       # line 2
-    "print(area(1, 2))\n"      # line 3
-    "print(area(3, 4))\n"      # line 4
-    "print(area(5, 6))\n"      # line 5
+    "def area(w, h):\n"  # line 0
+    "    return w * h\n"  # line 1
+    "\n"  # line 2
+    "print(area(1, 2))\n"  # line 3
+    "print(area(3, 4))\n"  # line 4
+    "print(area(5, 6))\n"  # line 5
 )
 
 
@@ -44,8 +44,7 @@ def query(expected: list[ExpectedEdit], related: list[str] | None = None) -> Que
 
 
 def edit(*edits: tuple[dict, str]) -> dict:
-    return {"kind": "edit", "id": "s-1", "uri": URI,
-            "edits": [{"range": r, "newText": t} for r, t in edits]}
+    return {"kind": "edit", "id": "s-1", "uri": URI, "edits": [{"range": r, "newText": t} for r, t in edits]}
 
 
 # expected: `area(3, 4)` → `area(3, 4, unit="m")` and the same on line 5
@@ -199,24 +198,44 @@ def test_jump_line_rules_for_multiline_ranges() -> None:
 def test_search_and_replace_expansion() -> None:
     assert expand_search_and_replace("aXbXc", "X", "\\1", False) == [(1, 2, "\\1"), (3, 4, "\\1")]
     assert expand_search_and_replace("f(1) f(22)", r"f\((\d+)\)", r"g(\1, 0)", True) == [
-        (0, 4, "g(1, 0)"), (5, 10, "g(22, 0)")]
+        (0, 4, "g(1, 0)"),
+        (5, 10, "g(22, 0)"),
+    ]
 
 
 def test_search_and_replace_literal_judged() -> None:
     # replaces `area(3, 4)` only: exactly one expected edit, as text
-    sug = {"kind": "searchAndReplace", "id": "r", "uri": URI, "search": "area(3, 4)",
-           "replace": 'area(3, 4, unit="m")', "isRegex": False}
+    sug = {
+        "kind": "searchAndReplace",
+        "id": "r",
+        "uri": URI,
+        "search": "area(3, 4)",
+        "replace": 'area(3, 4, unit="m")',
+        "isRegex": False,
+    }
     assert J(sug).correct
     # replaces every `area(` → also the definition and line 3: wrong
-    bad = {"kind": "searchAndReplace", "id": "r", "uri": URI, "search": "))",
-           "replace": ', unit="m"))', "isRegex": False}
+    bad = {
+        "kind": "searchAndReplace",
+        "id": "r",
+        "uri": URI,
+        "search": "))",
+        "replace": ', unit="m"))',
+        "isRegex": False,
+    }
     v = J(bad)
     assert v.answered and not v.correct
 
 
 def test_search_and_replace_regex_judged() -> None:
-    sug = {"kind": "searchAndReplace", "id": "r", "uri": URI,
-           "search": r"area\(([35]), (\d)\)", "replace": r'area(\1, \2, unit="m")', "isRegex": True}
+    sug = {
+        "kind": "searchAndReplace",
+        "id": "r",
+        "uri": URI,
+        "search": r"area\(([35]), (\d)\)",
+        "replace": r'area(\1, \2, unit="m")',
+        "isRegex": True,
+    }
     v = J(sug)
     assert v.correct and v.matched == ["h1", "h2"]
     everywhere = dict(sug, search=r"area\((\d), (\d)\)")  # line 3 too
@@ -227,8 +246,7 @@ def test_search_and_replace_regex_judged() -> None:
 
 
 def test_rename_kind_is_not_advertised_and_wrong() -> None:
-    v = J({"kind": "rename", "id": "n", "uri": URI, "position": {"line": 0, "character": 4},
-           "newName": "surface"})
+    v = J({"kind": "rename", "id": "n", "uri": URI, "position": {"line": 0, "character": 4}, "newName": "surface"})
     assert v.answered and not v.correct
 
 
@@ -242,8 +260,10 @@ def test_suggestion_positions_in_another_encoding() -> None:
 
 def test_vscode_grades() -> None:
     q = query(EXP)
-    q.graded = [GradedEdit("nextEdit", URI, [(TEXT.index("area(3, 4)") + 9,) * 2 + (', unit="m"',)]),
-                GradedEdit("valid", URI, None)]
+    q.graded = [
+        GradedEdit("nextEdit", URI, [(TEXT.index("area(3, 4)") + 9,) * 2 + (', unit="m"',)]),
+        GradedEdit("valid", URI, None),
+    ]
     v = judge(edit((rng(4, 15, 4, 15), ', unit="m"')), q, docs(), "utf-16", "utf-16")
     assert v.grade == "nextEdit"
     assert judge(None, q, docs(), "utf-16", "utf-16").grade == "silence (valid)"
@@ -262,20 +282,26 @@ def test_metric_definitions() -> None:
     silent = J(None)
     silent_empty = J(None, expected=[])
     loud_empty = J(edit((rng(4, 15, 4, 15), ", x")), expected=[])
-    s = SessionResult("t", "python", "nes-trace", ["repetitive"], [
-        _qr(EXP, ["h1"], good, 1.0),
-        _qr(EXP, ["h2"], wrong, 2.0),
-        _qr(EXP, ["h1"], silent, 3.0),
-        _qr([], [], silent_empty, 4.0),
-        _qr([], [], loud_empty, 100.0),
-    ], hash_ok=True)
+    s = SessionResult(
+        "t",
+        "python",
+        "nes-trace",
+        ["repetitive"],
+        [
+            _qr(EXP, ["h1"], good, 1.0),
+            _qr(EXP, ["h2"], wrong, 2.0),
+            _qr(EXP, ["h1"], silent, 3.0),
+            _qr([], [], silent_empty, 4.0),
+            _qr([], [], loud_empty, 100.0),
+        ],
+        hash_ok=True,
+    )
     m = summarize([s])
     assert m["answered"] == 3 and m["correct"] == 1
     assert m["precision"] == pytest.approx(1 / 3)
     assert m["recall_related"] == pytest.approx(1 / 3)
     assert m["silence"] == pytest.approx(1 / 2)
-    assert m["by_kind"]["edit"] == {"answered": 3, "correct": 1, "reversals": 0,
-                                    "precision": pytest.approx(1 / 3)}
+    assert m["by_kind"]["edit"] == {"answered": 3, "correct": 1, "reversals": 0, "precision": pytest.approx(1 / 3)}
     assert m["latency_ms"]["p50"] == 3.0 and m["latency_ms"]["max"] == 100.0
 
 

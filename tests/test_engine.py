@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from nextedit.session import Session
 from nextedit.suggest import filters
-from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
 from nextedit.suggest.rename.suggester import RenameSuggester
+from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.text import Position, PositionEncoding, Range
 from tests.nes_helpers import Editor, apply_edits_to
 
@@ -132,7 +132,9 @@ def test_far_edit_gets_a_jump_first_when_advertised():
 def test_edit_outside_the_visible_range_gets_a_jump():
     text = "".join(f"v{i} = {i}\n" for i in range(20))
     target = text.index("v15 = 15") + len("v15 = ")
-    session = session_with(text, [Fixed("fixed", [candidate([(target, target + 2, "16")])])], SuggestionKinds(jump=True))
+    session = session_with(
+        text, [Fixed("fixed", [candidate([(target, target + 2, "16")])])], SuggestionKinds(jump=True)
+    )
     session.did_focus(URI, 1, Position(0, 0), Range(Position(0, 0), Position(10, 0)))
     assert [s.kind for s in ask(session)] == ["jump", "edit"]
     session.did_focus(URI, 1, Position(0, 0), Range(Position(5, 0), Position(19, 0)))

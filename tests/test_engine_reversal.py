@@ -22,7 +22,9 @@ def _cand(start: int, end: int, new: str) -> Candidate:
 def _change(session: Session, start: int, end: int, new: str) -> None:
     doc = session.documents[URI].document
     enc = session.encoding
-    session.did_change(URI, doc.version + 1, [TextChange(Range(doc.position_at(start, enc), doc.position_at(end, enc)), new)])
+    session.did_change(
+        URI, doc.version + 1, [TextChange(Range(doc.position_at(start, enc), doc.position_at(end, enc)), new)]
+    )
 
 
 def _ask(session: Session):

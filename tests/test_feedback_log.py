@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from tests.conftest import RpcProcess
 
 
-def record(log: FeedbackLog, action: str, *, kind: str | None = "edit", suggester: str | None = "rename",
-           n: int = 1) -> None:
+def record(
+    log: FeedbackLog, action: str, *, kind: str | None = "edit", suggester: str | None = "rename", n: int = 1
+) -> None:
     for i in range(n):
         log.record(
             session="nes-1",
@@ -97,10 +98,16 @@ def test_kill_9_after_100_notifications_loses_nothing(acp_factory: Any, state_di
         else:
             params = {"sessionId": sid, "id": f"s-{i}", "reason": "rejected"}
             notes.append({"jsonrpc": "2.0", "method": "nes/reject", "params": params})
-    final = acp.request_message("nes/suggest", {
-        "sessionId": sid, "uri": "file:///x.py", "version": 1,
-        "position": {"line": 0, "character": 0}, "triggerKind": "manual",
-    })
+    final = acp.request_message(
+        "nes/suggest",
+        {
+            "sessionId": sid,
+            "uri": "file:///x.py",
+            "version": 1,
+            "position": {"line": 0, "character": 0},
+            "triggerKind": "manual",
+        },
+    )
     acp.send(*notes, final)
     assert acp.wait_for(final["id"])["result"] == {"suggestions": []}
     acp.kill9()

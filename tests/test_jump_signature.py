@@ -36,10 +36,34 @@ def test_removed_parameter_drops_the_argument_at_the_next_call():
 @pytest.mark.parametrize(
     ("language_id", "uri", "text", "param", "call"),
     [
-        ("rust", "file:///w/a.rs", "fn area(w: i32, h: i32, unit: &str) -> i32 { w * h }\n\nfn main() {\n    let a = area(1, 2, \"m\");\n}\n", ", unit: &str", 'area(1, 2, "m")'),
-        ("go", "file:///w/a.go", "package m\n\nfunc area(w int, h int, unit string) int { return w * h }\n\nfunc g() int { return area(1, 2, \"m\") }\n", ", unit string", 'area(1, 2, "m")'),
-        ("typescript", "file:///w/a.ts", "function area(w: number, h: number, unit: string) { return w * h; }\nconst a = area(1, 2, 'm');\n", ", unit: string", "area(1, 2, 'm')"),
-        ("java", "file:///w/A.java", "class A {\n  int area(int w, int h, String unit) { return w * h; }\n  int g() { return this.area(1, 2, \"m\"); }\n}\n", ", String unit", 'area(1, 2, "m")'),
+        (
+            "rust",
+            "file:///w/a.rs",
+            'fn area(w: i32, h: i32, unit: &str) -> i32 { w * h }\n\nfn main() {\n    let a = area(1, 2, "m");\n}\n',
+            ", unit: &str",
+            'area(1, 2, "m")',
+        ),
+        (
+            "go",
+            "file:///w/a.go",
+            'package m\n\nfunc area(w int, h int, unit string) int { return w * h }\n\nfunc g() int { return area(1, 2, "m") }\n',
+            ", unit string",
+            'area(1, 2, "m")',
+        ),
+        (
+            "typescript",
+            "file:///w/a.ts",
+            "function area(w: number, h: number, unit: string) { return w * h; }\nconst a = area(1, 2, 'm');\n",
+            ", unit: string",
+            "area(1, 2, 'm')",
+        ),
+        (
+            "java",
+            "file:///w/A.java",
+            'class A {\n  int area(int w, int h, String unit) { return w * h; }\n  int g() { return this.area(1, 2, "m"); }\n}\n',
+            ", String unit",
+            'area(1, 2, "m")',
+        ),
     ],
 )
 def test_removed_parameter_in_other_languages(language_id, uri, text, param, call):

@@ -202,11 +202,13 @@ def make_client() -> LanguageClient:
         return converter.structure(obj, types.CodeAction)
 
     converter.register_structure_hook(types.Command | types.CodeAction, command_or_code_action)
-    converter.register_structure_hook(Union[types.Command, types.CodeAction], command_or_code_action)
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], command_or_code_action)  # noqa: UP007 - cattrs keys hooks by the typing.Union object
     return client
 
 
-async def start_editor(preset: str, state_dir: Path, encodings: list[str] | None = None) -> tuple[Editor, types.InitializeResult]:
+async def start_editor(
+    preset: str, state_dir: Path, encodings: list[str] | None = None
+) -> tuple[Editor, types.InitializeResult]:
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)],
         client_factory=make_client,
@@ -227,7 +229,9 @@ async def start_editor(preset: str, state_dir: Path, encodings: list[str] | None
 async def editor_factory(tmp_path: Path) -> AsyncIterator[Any]:
     started: list[Editor] = []
 
-    async def start(preset: str = "neovim", encodings: list[str] | None = None) -> tuple[Editor, types.InitializeResult]:
+    async def start(
+        preset: str = "neovim", encodings: list[str] | None = None
+    ) -> tuple[Editor, types.InitializeResult]:
         editor, result = await start_editor(preset, tmp_path / "state", encodings)
         started.append(editor)
         return editor, result
@@ -368,7 +372,9 @@ async def test_encodings_with_emoji_before_the_identifier(editor_factory: Any, e
     editor.open(EMOJI_URI, EMOJI_SOURCE)
     # the occurrence after the emoji on line 1
     cursor = editor.replace(EMOJI_URI, "count", "total")
-    assert cursor.character == column(EMOJI_SOURCE.splitlines()[1], EMOJI_SOURCE.splitlines()[1].index("count") + 5, encoding)
+    assert cursor.character == column(
+        EMOJI_SOURCE.splitlines()[1], EMOJI_SOURCE.splitlines()[1].index("count") + 5, encoding
+    )
 
     edits = (await editor.inline_edit(EMOJI_URI, cursor))["edits"]
     assert edits

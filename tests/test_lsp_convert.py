@@ -35,8 +35,11 @@ def test_jump_is_a_command_only_action_and_opens_its_target() -> None:
     assert action.edit is None and action.title == "Go to next edit (line 41)"
     assert action.command is not None and action.command.arguments == ["s-1"]
     show = convert.show_document_params(jump)
-    assert show is not None and show.take_focus and show.selection == types.Range(
-        start=types.Position(line=40, character=4), end=types.Position(line=40, character=4)
+    assert (
+        show is not None
+        and show.take_focus
+        and show.selection
+        == types.Range(start=types.Position(line=40, character=4), end=types.Position(line=40, character=4))
     )
 
 
@@ -62,12 +65,21 @@ def test_titles_say_what_happens() -> None:
 def test_inline_completion_spans_edits_and_cursor_on_one_line() -> None:
     document = Document(URI, "python", 3, "    count = a; print(size, size)\n")
     edits = (PlacedEdit(at(0, 21, 25), "count"), PlacedEdit(at(0, 27, 31), "count"))
-    item = convert.inline_completion_item(suggestion(edits=edits), edits, document, PositionEncoding.UTF16, Position(0, 9))
+    item = convert.inline_completion_item(
+        suggestion(edits=edits), edits, document, PositionEncoding.UTF16, Position(0, 9)
+    )
     assert item is not None
-    assert item.range == types.Range(start=types.Position(line=0, character=9), end=types.Position(line=0, character=31))
+    assert item.range == types.Range(
+        start=types.Position(line=0, character=9), end=types.Position(line=0, character=31)
+    )
     assert item.insert_text == " = a; print(count, count"
     elsewhere = (PlacedEdit(at(1, 0, 1), "y"),)
-    assert convert.inline_completion_item(suggestion(edits=elsewhere), elsewhere, document, PositionEncoding.UTF16, Position(0, 9)) is None
+    assert (
+        convert.inline_completion_item(
+            suggestion(edits=elsewhere), elsewhere, document, PositionEncoding.UTF16, Position(0, 9)
+        )
+        is None
+    )
 
 
 def test_lenient_params() -> None:

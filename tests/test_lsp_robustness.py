@@ -20,9 +20,7 @@ URI = "file:///project/a.py"
 
 @pytest.fixture
 def lsp(state_dir: Path) -> Any:
-    process = RpcProcess(
-        [sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)], framing="lsp"
-    )
+    process = RpcProcess([sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)], framing="lsp")
     answer = process.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
     assert answer["result"]["capabilities"]["positionEncoding"] == "utf-16"
     process.notify("initialized", {})
@@ -54,7 +52,10 @@ def test_malformed_params_are_answered_invalid_params(lsp: RpcProcess, method: s
     answer = lsp.call(method, params)
     assert answer.get("error", {}).get("code") == -32602, answer
     # and the server reads on
-    answer = lsp.call("textDocument/copilotInlineEdit", {"textDocument": {"uri": URI, "version": 1}, "position": {"line": 0, "character": 0}})
+    answer = lsp.call(
+        "textDocument/copilotInlineEdit",
+        {"textDocument": {"uri": URI, "version": 1}, "position": {"line": 0, "character": 0}},
+    )
     assert answer["result"] == {"edits": []}
 
 
@@ -68,25 +69,45 @@ def test_malformed_notifications_are_dropped_and_the_mirror_survives(lsp: RpcPro
         "textDocument/didChange",
         {
             "textDocument": {"uri": URI, "version": 2},
-            "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "y"}],
+            "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "y"}
+            ],
         },
     )
-    answer = lsp.call("textDocument/copilotInlineEdit", {"textDocument": {"uri": URI, "version": 2}, "position": {"line": 0, "character": 1}})
+    answer = lsp.call(
+        "textDocument/copilotInlineEdit",
+        {"textDocument": {"uri": URI, "version": 2}, "position": {"line": 0, "character": 1}},
+    )
     edits = answer["result"]["edits"]
     assert [(e["range"]["start"], e["text"]) for e in edits] == [({"line": 1, "character": 6}, "y")]
 
 
 def test_unknown_method_and_unknown_command(lsp: RpcProcess) -> None:
     assert lsp.call("textDocument/somethingElse", {})["error"]["code"] == -32601
-    assert lsp.call("workspace/executeCommand", {"command": "nextedit.nothing", "arguments": []})["error"]["code"] == -32602
+    assert (
+        lsp.call("workspace/executeCommand", {"command": "nextedit.nothing", "arguments": []})["error"]["code"]
+        == -32602
+    )
 
 
 def test_requests_sent_together_are_answered_in_order(lsp: RpcProcess) -> None:
     position = {"line": 1, "character": 7}
     messages = [
-        lsp.request_message("textDocument/copilotInlineEdit", {"textDocument": {"uri": URI, "version": 1}, "position": position}),
-        lsp.request_message("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": {"start": position, "end": position}, "context": {"diagnostics": []}}),
-        lsp.request_message("textDocument/copilotInlineEdit", {"textDocument": {"uri": "file:///nope.py", "version": 1}, "position": position}),
+        lsp.request_message(
+            "textDocument/copilotInlineEdit", {"textDocument": {"uri": URI, "version": 1}, "position": position}
+        ),
+        lsp.request_message(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": URI},
+                "range": {"start": position, "end": position},
+                "context": {"diagnostics": []},
+            },
+        ),
+        lsp.request_message(
+            "textDocument/copilotInlineEdit",
+            {"textDocument": {"uri": "file:///nope.py", "version": 1}, "position": position},
+        ),
     ]
     lsp.send(*messages)
     for message in messages:

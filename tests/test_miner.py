@@ -13,12 +13,12 @@ from nextedit.bench.miner import Hunk, mine_repository, related_pairs, transform
 from nextedit.bench.readers import read_nes_trace
 from nextedit.bench.replay import replay_mirror_only
 from nextedit.bench.wire import apply_changes, range_offsets, sha256_text
-from nextedit.text import Document
 from nextedit.cli import main
+from nextedit.text import Document
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 
-V1 = '''import os
+V1 = """import os
 
 
 def compute(value):
@@ -45,22 +45,22 @@ def third():
 
 def fourth():
     return helper_value * 2
-'''
+"""
 
 # commit 2: a parameter added to the definition, and the same argument added at every call
-V2 = (V1.replace("def compute(value):", "def compute(value, cache=False):")
-        .replace("compute(1)", "compute(1, cache=True)")
-        .replace("compute(x)", "compute(x, cache=True)")
-        .replace("compute(y)", "compute(y, cache=True)"))
+V2 = (
+    V1.replace("def compute(value):", "def compute(value, cache=False):")
+    .replace("compute(1)", "compute(1, cache=True)")
+    .replace("compute(x)", "compute(x, cache=True)")
+    .replace("compute(y)", "compute(y, cache=True)")
+)
 
 # commit 3: a rename at separate sites, plus an unrelated edit
-V3 = (V2.replace("helper_value", "helper_total")
-        .replace("import os\n", "import os\nimport sys\n"))
+V3 = V2.replace("helper_value", "helper_total").replace("import os\n", "import os\nimport sys\n")
 
 
 def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +84,26 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     vendored = "a = 1\n\n\n\nb = 2\n"
     binary = bytes(range(256)) * 4
     latin = "x = 'caf\xe9'\n\n\n\ny = 1\n".encode("latin-1")
-    commit({"app.py": V1.encode(), "vendor/lib.py": vendored.encode(), "blob.bin": binary,
-            "latin.py": latin, "one.py": b"a = 1\n"}, "v1")
-    commit({"app.py": V2.encode(), "vendor/lib.py": vendored.replace("1", "10").replace("2", "20").encode(),
-            "blob.bin": binary[::-1], "latin.py": latin.replace(b"1", b"10").replace(b"caf", b"CAF"),
-            "one.py": b"a = 2\n"}, "v2")
+    commit(
+        {
+            "app.py": V1.encode(),
+            "vendor/lib.py": vendored.encode(),
+            "blob.bin": binary,
+            "latin.py": latin,
+            "one.py": b"a = 1\n",
+        },
+        "v1",
+    )
+    commit(
+        {
+            "app.py": V2.encode(),
+            "vendor/lib.py": vendored.replace("1", "10").replace("2", "20").encode(),
+            "blob.bin": binary[::-1],
+            "latin.py": latin.replace(b"1", b"10").replace(b"caf", b"CAF"),
+            "one.py": b"a = 2\n",
+        },
+        "v2",
+    )
     commit({"app.py": V3.encode()}, "v3")
     return r
 
@@ -124,8 +139,9 @@ def test_mined_sessions_replay_to_each_commit_text(repo: Path) -> None:
                     apply_changes(doc, ev.content_changes, ev.version, "utf-16")
                 elif isinstance(ev, Query):
                     text = doc.text
-                    for a, b, t in sorted((range_offsets(doc, x.range, "utf-16") + (x.new_text,)
-                                           for x in ev.expected), reverse=True):
+                    for a, b, t in sorted(
+                        (range_offsets(doc, x.range, "utf-16") + (x.new_text,) for x in ev.expected), reverse=True
+                    ):
                         text = text[:a] + t + text[b:]
                     assert text == final
 
@@ -169,8 +185,7 @@ def test_transformation_modulo_identifiers() -> None:
 
 def test_cli_traces_mine(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "mined.jsonl.gz"
-    assert main(["traces", "mine", str(repo), "-o", str(out), "--max-sessions", "3",
-                 "--seed", "5"]) == 0
+    assert main(["traces", "mine", str(repo), "-o", str(out), "--max-sessions", "3", "--seed", "5"]) == 0
     sessions = read_nes_trace(out)
     assert len(sessions) == 3
     assert all(replay_mirror_only(s)[0] is True for s in sessions)

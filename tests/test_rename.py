@@ -81,7 +81,7 @@ def check(
     return editor, first
 
 
-PYTHON = '''\
+PYTHON = """\
 import os
 
 
@@ -96,9 +96,9 @@ def total(items):
 def other():
     count = 5
     return count
-'''
+"""
 
-TYPESCRIPT = '''\
+TYPESCRIPT = """\
 export function total(items: number[]): number {
   let ‹count› = 0;
   for (const item of items) {
@@ -111,9 +111,9 @@ function other(): string {
   const count = "count";
   return count;
 }
-'''
+"""
 
-RUST = '''\
+RUST = """\
 fn total(items: &[i32]) -> i32 {
     let mut ⟦count⟧ = 0;
     for item in items {
@@ -127,9 +127,9 @@ fn other() -> i32 {
     let count = 3;
     count
 }
-'''
+"""
 
-GO = '''\
+GO = """\
 package main
 
 func total(items []int) int {
@@ -144,9 +144,9 @@ func other() string {
 	count := "count"
 	return count
 }
-'''
+"""
 
-JAVA = '''\
+JAVA = """\
 class Totals {
     static int total(int[] items) {
         int ⟦count⟧ = 0;
@@ -161,7 +161,7 @@ class Totals {
         return count;
     }
 }
-'''
+"""
 
 CASES = [
     ("python", "file:///w/totals.py", PYTHON),
@@ -191,15 +191,15 @@ def test_rename_typed_keystroke_by_keystroke(language_id, uri, fixture):
 
 @pytest.mark.parametrize("encoding", list(PositionEncoding))
 def test_rename_with_astral_text_in_every_encoding(encoding):
-    fixture = '''\
+    fixture = """\
 def greet(⟦name⟧):
     banner = "😀 héllo 世界"; print(banner, ‹name›)  # 😀 name
     return "😀" + ‹name›
-'''
+"""
     check("python", "file:///w/greet.py", fixture, "who", encoding=encoding)
 
 
-FUNCTION_FROM_USE = '''\
+FUNCTION_FROM_USE = """\
 def ‹load›(path):
     return open(path).read()
 
@@ -208,7 +208,7 @@ def main():
     data = ⟦load⟧("a.txt")
     more = ‹load›("b.txt")
     return data + more  # load twice
-'''
+"""
 
 
 def test_rename_function_from_a_use_site_rename_kind_carries_all():
@@ -235,7 +235,7 @@ def test_rename_fallback_edit_goes_group_by_group():
 
 
 def test_rename_a_method_attribute():
-    fixture = '''\
+    fixture = """\
 class Box:
     def __init__(self):
         self.⟦size⟧ = 0
@@ -243,7 +243,7 @@ class Box:
     def grow(self):
         self.‹size› += 1
         return self.‹size›
-'''
+"""
     check("python", "file:///w/box.py", fixture, "volume")
 
 
@@ -267,11 +267,11 @@ def test_identifier_typed_from_scratch_is_silent():
 
 
 def test_repointing_a_use_at_another_existing_name_is_not_a_rename():
-    fixture = '''\
+    fixture = """\
 def f(a, b):
     x = ⟦a⟧ + 1
     return a * b
-'''
+"""
     check("python", "file:///w/r.py", fixture.replace("⟦a⟧", "⟦a⟧"), "b")
 
 
@@ -328,7 +328,7 @@ def test_undoing_the_rename_leaves_nothing():
 
 
 def test_other_scope_same_name_untouched_when_renaming_there():
-    fixture = '''\
+    fixture = """\
 def total(items):
     count = 0
     for item in items:
@@ -339,7 +339,7 @@ def total(items):
 def other():
     ⟦count⟧ = 5
     return ‹count›
-'''
+"""
     check("python", "file:///w/o.py", fixture, "five")
 
 

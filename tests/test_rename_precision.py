@@ -7,13 +7,13 @@ from __future__ import annotations
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding, Range
 from tests.nes_helpers import Editor, apply_edits_to, apply_suggestion
-from tests.test_rename import check, parse_fixture
+from tests.test_rename import check
 
 ENC = PositionEncoding.UTF16
 
 
 def test_python_except_alias_is_its_own_binding_per_clause():
-    fixture = '''\
+    fixture = """\
 def on_failure(self, e):
     try:
         return super().on_failure(e)
@@ -23,29 +23,29 @@ def on_failure(self, e):
         raise BadRequest() from ‹e›
     except KeyError as e:
         log(e)
-'''
+"""
     check("python", "file:///w/wrappers.py", fixture, "ebr")
 
 
 def test_python_except_alias_renamed_from_a_use_stays_in_its_clause():
-    fixture = '''\
+    fixture = """\
 def load(e):
     try:
         return parse(e)
     except ValueError as ‹e›:
         raise Invalid() from ⟦e⟧
-'''
+"""
     check("python", "file:///w/load.py", fixture, "exc")
 
 
 def test_parameter_renamed_outside_the_except_clauses_leaves_them_alone():
-    fixture = '''\
+    fixture = """\
 def load(⟦e⟧):
     try:
         return parse(‹e›)
     except ValueError as e:
         raise Invalid() from e
-'''
+"""
     check("python", "file:///w/load.py", fixture, "entry")
 
 
@@ -93,7 +93,7 @@ def test_skipped_occurrence_between_renamed_sites_offers_only_the_next_one():
 
 
 def test_rust_path_rename_only_touches_the_same_path():
-    fixture = '''\
+    fixture = """\
 struct Types { matches: Arc<Pool<Vec<usize>>> }
 
 impl Types {
@@ -105,12 +105,12 @@ impl Types {
         Types { matches: Arc::new(Pool::‹new›(|| Vec::new())) }
     }
 }
-'''
+"""
     check("rust", "file:///w/types.rs", fixture, "with_capacity", kinds=SuggestionKinds(rename=True))
 
 
 def test_rust_field_shorthand_is_expanded_and_collapsed():
-    text = '''\
+    text = """\
 fn build() -> Worker {
     let mut cmd_builder = Builder::new();
     cmd_builder.async_stderr(true);
@@ -122,7 +122,7 @@ fn build2() -> Other {
     cmd.go();
     Other { cmd }
 }
-'''
+"""
     uri = "file:///w/search.rs"
     editor = Editor()
     editor.open(uri, "rust", text)
@@ -156,7 +156,7 @@ def test_typescript_object_shorthand_is_expanded():
 
 
 def test_same_named_local_in_another_function_is_untouched():
-    fixture = '''\
+    fixture = """\
 function first(items: number[]): number {
   let ⟦total⟧ = 0;
   for (const item of items) { ‹total› += item; }
@@ -167,7 +167,7 @@ function second(items: number[]): number {
   let total = 1;
   return total;
 }
-'''
+"""
     check("typescript", "file:///w/t.ts", fixture, "sum")
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from nextedit.history import DeveloperEdit, EditHistory
-from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
 from nextedit.suggest.repeat.synthesis import PastEdit, synthesize
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
 
 
@@ -187,7 +187,9 @@ def test_reindents_a_multiline_change_at_another_depth() -> None:
         "        assert client.get().text == 'ok'\n"
     )
     ed = Editor(text)
-    ed.change("    assert client.get().text == 'ok'\n", "    with client.get() as rv:\n        assert rv.text == 'ok'\n")
+    ed.change(
+        "    assert client.get().text == 'ok'\n", "    with client.get() as rv:\n        assert rv.text == 'ok'\n"
+    )
     after = ed.first()
     assert after is not None
     assert "        with client.get() as rv:\n            assert rv.text == 'ok'\n" in after
@@ -211,10 +213,7 @@ def test_inserted_line_seen_once_waits_for_a_second() -> None:
 
 def test_similar_looking_code_untouched() -> None:
     text = (
-        "let a = Ordering::SeqCst;\n"
-        "let b = Ordering::SeqCst;\n"
-        "let c = MyOrdering::SeqCstish;\n"
-        "let d = other::SeqCst;\n"
+        "let a = Ordering::SeqCst;\nlet b = Ordering::SeqCst;\nlet c = MyOrdering::SeqCstish;\nlet d = other::SeqCst;\n"
     )
     ed = Editor(text)
     ed.change("let a = Ordering::SeqCst;", "let a = Ordering::Relaxed;")
@@ -359,9 +358,7 @@ def _context(ed: Editor, kinds: SuggestionKinds = SuggestionKinds()) -> SuggestC
     uri = "file:///t.py"
     doc = Document(uri, "python", 7, ed.text)
     state = _State(doc)
-    edits = tuple(
-        DeveloperEdit(uri, e.seq, 7, e.start, e.old, e.new) for e in ed.edits
-    )
+    edits = tuple(DeveloperEdit(uri, e.seq, 7, e.start, e.old, e.new) for e in ed.edits)
     request = SuggestRequest(uri, 7, ed.edits[-1].new_end if ed.edits else 0)
     return SuggestContext(_Workspace(state), request, state, kinds, edits)
 

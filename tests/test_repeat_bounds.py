@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_repeat import Editor  # noqa: E402
-
-from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.search_replace import search_replace_for
+from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.syntax import SyntaxTree, enclosing_node
+from test_repeat import Editor  # noqa: E402
 
 
 def test_one_megabyte_line_is_never_tokenized_whole() -> None:
@@ -105,7 +104,9 @@ def test_identifier_substitution_crosses_parameters_and_arguments() -> None:
     ed = Editor(text)
     ed.change("old_tmpdir, old_tmpdir_prefix)", "new_tmp_path, new_tmp_path_prefix)")
     proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
-    assert proposals and "g(" in ed.text[ed.text.rfind("\n", 0, proposals[0].sites[0].start) : proposals[0].sites[0].end]
+    assert (
+        proposals and "g(" in ed.text[ed.text.rfind("\n", 0, proposals[0].sites[0].start) : proposals[0].sites[0].end]
+    )
 
 
 def test_code_change_is_not_repeated_inside_a_string() -> None:
@@ -161,7 +162,7 @@ def test_site_passed_over_on_the_way_down_is_negative_evidence(order: str, sites
 
 
 def test_one_new_value_typed_in_is_not_a_pattern() -> None:
-    text = 'def a():\n    return flask.request.method\n\n\ndef b():\n    return flask.request.method\n'
+    text = "def a():\n    return flask.request.method\n\n\ndef b():\n    return flask.request.method\n"
     ed = Editor(text)
     ed.change("return flask.request.method", 'return "Hello World!"')
     assert ed.suggest() == []

@@ -7,10 +7,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_repeat import Editor, _context  # noqa: E402
-
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
+from test_repeat import Editor, _context  # noqa: E402
 
 
 def _apply(text: str, edits) -> str:
@@ -82,11 +81,7 @@ def test_regex_with_groups_when_identifiers_differ() -> None:
 def test_pattern_never_touches_a_similar_longer_name() -> None:
     # `old_api_call(` as a bare literal would also hit `my_old_api_call(`
     text = (
-        "a = old_api_call(1)\n"
-        "b = old_api_call(2)\n"
-        "c = my_old_api_call(3)\n"
-        "d = old_api_call(4)\n"
-        "e = old_api_call(5)\n"
+        "a = old_api_call(1)\nb = old_api_call(2)\nc = my_old_api_call(3)\nd = old_api_call(4)\ne = old_api_call(5)\n"
     )
     ed = Editor(text)
     ed.change("a = old_api_call(1)", "a = client.api_call(1)")
@@ -103,7 +98,7 @@ def test_pattern_never_touches_a_similar_longer_name() -> None:
 
 
 def test_bare_literal_falls_back_to_a_bounded_regex() -> None:
-    from nextedit.suggest.repeat.synthesis import Proposal, Rule, make_rule, find_sites
+    from nextedit.suggest.repeat.synthesis import Proposal, Rule, find_sites, make_rule
 
     text = "x = SeqCst\ny = SeqCst\nz = SeqCstish\n"
     rule: Rule = make_rule(["SeqCst"], ["Relaxed"], [], 2, 5.0, ())

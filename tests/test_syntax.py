@@ -107,9 +107,9 @@ def test_query_loader_caches_and_misses():
 
 
 def test_queries_ship_in_package_dir():
-    import nextedit
-
     from pathlib import Path
+
+    import nextedit
 
     assert (Path(nextedit.__file__).parent / "grammars" / "python" / "locals.scm").is_file()
 
@@ -132,7 +132,7 @@ class _Edit:
 
 
 def test_apply_edit_matches_fresh_parse():
-    src = "def f(x):\n    return x + 1\n".encode()
+    src = b"def f(x):\n    return x + 1\n"
     tree = SyntaxTree.parse("python", src)
     old_tree = tree.tree
     e = _Edit(src, src.index(b"x + 1"), src.index(b"x + 1") + 1, "é中😀".encode())
@@ -216,55 +216,55 @@ def check(language: str, fixture: str, *, expect_none: bool = False) -> None:
 def test_python_shadowing_in_inner_function():
     check(
         "python",
-        '''
+        """
 def outer(«x$0»):
     def inner(x):
         return x + 1
     y = «x» * 2
     print(f"{«x»} is x")  # x in a comment
     return inner(y) + «x»
-''',
+""",
     )
 
 
 def test_python_cursor_at_end_of_identifier_and_inner_binding():
     check(
         "python",
-        '''
+        """
 def outer(x):
     def inner(«x»):
         return «x$0» + 1
     return inner(x)
-''',
+""",
     )
 
 
 def test_python_globals_and_unresolved_names():
     check(
         "python",
-        '''
+        """
 import «os»
 def f(path):
     return «os».path.join(path, "os")
 def g():
     «os$0».getcwd()
-''',
+""",
     )
     check(
         "python",
-        '''
+        """
 def f():
     return «undefined_name$0»() + «undefined_name»
 def g(undefined_name):
     return undefined_name
-''',
+""",
     )
 
 
 def test_python_member_binding():
     check(
         "python",
-        '''
+        """
 class Point:
     «x» = 0
     def __init__(self, x):
@@ -275,29 +275,29 @@ class Point:
         return x
 p = Point(1)
 print(p.«x», "x")
-''',
+""",
     )
     check(
         "python",
-        '''
+        """
 class A:
     def «norm»(self):
         return 1
     def g(self):
         return self.«norm$0»() + norm
 norm = 2
-''',
+""",
     )
 
 
 def test_python_parameter_rename_and_comprehension_scope():
     check(
         "python",
-        '''
+        """
 def total(«items», factor):
     s = sum(i for i in «items$0»)
     return [i * factor for i in «items»] + [items for items in range(3)]
-''',
+""",
     )
 
 
@@ -565,7 +565,7 @@ def test_same_name_occurrences_skips_strings_and_comments():
 def test_python_global_declaration_binds_module_variable():
     check(
         "python",
-        '''
+        """
 «counter» = 0
 def bump():
     global «counter»
@@ -574,26 +574,26 @@ def bump():
 def other():
     counter = 5
     return counter
-''',
+""",
     )
     # from the module-level definition too
     check(
         "python",
-        '''
+        """
 «counter$0» = 0
 def bump():
     global «counter»
     «counter» = 1
 def other(counter):
     return counter
-''',
+""",
     )
 
 
 def test_python_nonlocal_binds_enclosing_function_variable():
     check(
         "python",
-        '''
+        """
 total = 0
 def outer():
     «total» = 0
@@ -602,36 +602,36 @@ def outer():
         «total$0» += n
     add(1)
     return «total»
-''',
+""",
     )
 
 
 def test_python_default_argument_resolves_in_enclosing_scope():
     check(
         "python",
-        '''
+        """
 «limit$0» = 10
 def f(limit=«limit»):
     return limit
-''',
+""",
     )
     check(
         "python",
-        '''
+        """
 def outer(«size»):
     def inner(size=«size$0»):
         return size
     return inner
-''',
+""",
     )
     # the parameter itself keeps its own binding
     check(
         "python",
-        '''
+        """
 limit = 10
 def f(«limit$0»=limit):
     return «limit»
-''',
+""",
     )
 
 
@@ -735,70 +735,70 @@ def test_python_keyword_argument_not_merged_with_caller_local():
     # renaming the caller's local x leaves f(x=…) alone
     check(
         "python",
-        '''
+        """
 def f(x):
     return x
 def g():
     «x$0» = 1
     return f(x=«x»)
-''',
+""",
     )
 
 
 def test_python_keyword_argument_follows_the_parameter():
     check(
         "python",
-        '''
+        """
 def f(«x$0», y=2):
     return «x» + y
 def g(x):
     return f(«x»=1) + f(y=x, «x»=x) + h(x=1)
 f(«x»=3)
-''',
+""",
     )
     # from the keyword side
     check(
         "python",
-        '''
+        """
 def f(«x»):
     return «x»
 print(f(«x$0»=1))
-''',
+""",
     )
 
 
 def test_python_keyword_argument_not_merged_with_attributes():
     check(
         "python",
-        '''
+        """
 class P:
     def __init__(self):
         self.«x$0» = 1
 def build(obj):
     return make(x=obj.«x»)
-''',
+""",
     )
     # unresolvable callee: the same keyword of calls to the same callee
     check(
         "python",
-        '''
+        """
 a = make(«x$0»=1)
 b = make(«x»=2)
 c = other(x=3)
 d = obj.x
-''',
+""",
     )
 
 
 def test_method_keyword_is_not_followed():
     check(
         "python",
-        '''
+        """
 class A:
     def m(self, «x$0»):
         return «x»
 A().m(x=1)
-''',
+""",
     )
 
 

@@ -22,7 +22,7 @@ class Greeter:
             print(f"hi {self.name} {i} 😀")  # comment é
         return [n for n in range(times) if n % 2]
 ''',
-    "typescript": '''// greeter 😀
+    "typescript": """// greeter 😀
 export class Greeter {
   constructor(private name: string) {}
   greet(times = 1): string[] {
@@ -31,15 +31,15 @@ export class Greeter {
     return out;
   }
 }
-''',
-    "rust": '''/// doc é
+""",
+    "rust": """/// doc é
 fn main() {
     let v: Vec<i32> = (0..10).collect();
     let total: i32 = v.iter().map(|x| x * 2).sum();
     println!("{} 中 {}", total, "😀");
 }
-''',
-    "go": '''package main
+""",
+    "go": """package main
 
 import "fmt"
 
@@ -51,11 +51,32 @@ func Sum(xs []int) (total int) {
 	fmt.Println("中", total)
 	return
 }
-''',
+""",
 }
 
 INSERTS = st.sampled_from(
-    ["é", "中", "😀", "\n", " ", "x", "(", ")", "{", "}", '"', "'", ":", "ab_1", "if ", "\n    ", "#", "//", "é中😀\n", ";"]
+    [
+        "é",
+        "中",
+        "😀",
+        "\n",
+        " ",
+        "x",
+        "(",
+        ")",
+        "{",
+        "}",
+        '"',
+        "'",
+        ":",
+        "ab_1",
+        "if ",
+        "\n    ",
+        "#",
+        "//",
+        "é中😀\n",
+        ";",
+    ]
 )
 
 
@@ -201,7 +222,7 @@ def test_binding_invariants(language, data):
     assert (start, end) in got
     assert got == sorted(got)
     name = source[start:end]
-    for (s, e), nxt in zip(got, got[1:] + [None]):
+    for (s, e), nxt in zip(got, got[1:] + [None], strict=False):
         assert source[s:e] == name
         if nxt is not None:
             assert e <= nxt[0]

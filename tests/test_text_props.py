@@ -152,7 +152,17 @@ def test_line_count_and_line_text(text):
 def change_scripts(draw):
     """A starting text and a list of batches of (line, char, line, char, new_text) changes."""
     text = draw(texts)
-    batches = draw(st.lists(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 12), st.integers(0, 6), st.integers(0, 12), texts), min_size=1, max_size=3), min_size=1, max_size=5))
+    batches = draw(
+        st.lists(
+            st.lists(
+                st.tuples(st.integers(0, 6), st.integers(0, 12), st.integers(0, 6), st.integers(0, 12), texts),
+                min_size=1,
+                max_size=3,
+            ),
+            min_size=1,
+            max_size=5,
+        )
+    )
     enc = draw(st.sampled_from(ENCODINGS))
     full = draw(st.booleans())
     return text, batches, enc, full
@@ -194,7 +204,7 @@ def test_incremental_changes_equal_full_replacement(script):
         assert doc.version == version
         assert doc.source_bytes == reference.encode("utf-8")
         assert len(applied) == len(expected_edits)
-        for edit, (start, end, old_text, new, before) in zip(applied, expected_edits):
+        for edit, (start, end, old_text, new, before) in zip(applied, expected_edits, strict=False):
             check_applied(edit, start, end, old_text, new, before)
         # the lazily rebuilt line index agrees with a fresh document
         fresh = Document("u", "plaintext", version, reference)
@@ -253,9 +263,27 @@ _OPS = st.one_of(
     st.tuples(st.just("type"), _ALPHABET),  # at the end of the last change
     st.tuples(st.just("backspace"), st.integers(1, 2)),  # before the end of the last change
     st.tuples(st.just("replace"), st.integers(-1, 60), st.integers(-1, 60), texts),  # by code points
-    st.tuples(st.just("read"), st.sampled_from(["text", "bytes", "len", "line_count", "offset_at", "position_at",
-                                                "point_at", "byte_offset_at", "cp_offset_at_byte", "line_of",
-                                                "line_text", "line_end"]), st.integers(-1, 60), st.integers(-1, 12)),
+    st.tuples(
+        st.just("read"),
+        st.sampled_from(
+            [
+                "text",
+                "bytes",
+                "len",
+                "line_count",
+                "offset_at",
+                "position_at",
+                "point_at",
+                "byte_offset_at",
+                "cp_offset_at_byte",
+                "line_of",
+                "line_text",
+                "line_end",
+            ]
+        ),
+        st.integers(-1, 60),
+        st.integers(-1, 12),
+    ),
 )
 
 
@@ -276,7 +304,9 @@ def test_interleaved_changes_and_reads_equal_reference(text, ops, enc, window_ma
                 if kind == "change":
                     _, l1, c1, l2, c2, new = op
                     ref, start, end = ref_apply(ref, (l1, c1, l2, c2, new), enc)
-                    [edit] = doc.apply_changes([TextChange(Range(Position(l1, c1), Position(l2, c2)), new)], doc.version + 1, enc)
+                    [edit] = doc.apply_changes(
+                        [TextChange(Range(Position(l1, c1), Position(l2, c2)), new)], doc.version + 1, enc
+                    )
                 else:
                     if kind == "type":
                         start, end, new = cursor, cursor, op[1]

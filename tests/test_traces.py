@@ -23,8 +23,9 @@ from nextedit.text import Document
 REPO = Path(__file__).resolve().parents[1]
 SHARED = (REPO / ".." / "shared" / "traces").resolve()
 MINED = sorted((SHARED / "mined").glob("*.jsonl.gz")) if SHARED.exists() else []
-RECORDINGS = sorted(p.parent for p in (SHARED / "vscode-recordings").glob("*/recording.w.json")) \
-    if SHARED.exists() else []
+RECORDINGS = (
+    sorted(p.parent for p in (SHARED / "vscode-recordings").glob("*/recording.w.json")) if SHARED.exists() else []
+)
 KEYSTROKES = sorted((SHARED / "keystrokes").glob("*.json.gz")) if SHARED.exists() else []
 
 needs_shared = pytest.mark.skipif(not SHARED.exists(), reason="../shared/traces not present")
@@ -56,8 +57,7 @@ def test_expected_ranges_are_in_the_coordinates_of_each_query_version(path: Path
                 apply_changes(doc, ev.content_changes, ev.version, enc)
             elif isinstance(ev, Query):
                 assert doc is not None and doc.version == ev.version
-                edits = sorted((range_offsets(doc, x.range, enc) + (x.new_text,)
-                                for x in ev.expected), reverse=True)
+                edits = sorted((range_offsets(doc, x.range, enc) + (x.new_text,) for x in ev.expected), reverse=True)
                 text = doc.text
                 for a, b, t in edits:
                     text = text[:a] + t + text[b:]
@@ -68,7 +68,7 @@ def _utf16_apply(text: str, edits: list) -> str:
     """An independent reference: apply VS Code offset edits on UTF-16 code units."""
     units = text.encode("utf-16-le", "surrogatepass")
     for s, e, t in sorted(edits, key=lambda x: x[0], reverse=True):
-        units = units[: 2 * s] + t.encode("utf-16-le", "surrogatepass") + units[2 * e:]
+        units = units[: 2 * s] + t.encode("utf-16-le", "surrogatepass") + units[2 * e :]
     return units.decode("utf-16-le", "surrogatepass")
 
 
@@ -98,8 +98,7 @@ def test_vscode_reader_reproduces_the_document_states(folder: Path) -> None:
         docs = {u: Document(u, "x", 1, t) for u, t in texts.items()}
         doc = docs[q.uri]
         nue = rec["nextUserEdit"]["edit"]
-        mine = sorted((range_offsets(doc, x.range, "utf-16") + (x.new_text,) for x in q.expected),
-                      reverse=True)
+        mine = sorted((range_offsets(doc, x.range, "utf-16") + (x.new_text,) for x in q.expected), reverse=True)
         text = doc.text
         for a, b, t in mine:
             text = text[:a] + t + text[b:]
@@ -144,17 +143,43 @@ def test_bundled_sample_loads_and_replays() -> None:
 
 def test_nes_trace_reader_plain_and_gz(tmp_path: Path) -> None:
     events = [
-        {"kind": "header", "trace": "t1", "format": "nes-trace/1", "positionEncoding": "utf-16",
-         "source": {}, "order": "file", "tags": ["x"]},
-        {"kind": "open", "trace": "t1", "uri": "file:///a.txt", "languageId": "plaintext",
-         "version": 1, "text": "a😀\nb"},
-        {"kind": "change", "trace": "t1", "uri": "file:///a.txt", "version": 2,
-         "contentChanges": [{"range": {"start": {"line": 0, "character": 3},
-                                       "end": {"line": 0, "character": 3}}, "text": "c"}],
-         "cursor": {"line": 0, "character": 4}},
-        {"kind": "query", "trace": "t1", "uri": "file:///a.txt", "version": 2,
-         "position": {"line": 0, "character": 4}, "triggerKind": "automatic", "expected": [],
-         "related": []},
+        {
+            "kind": "header",
+            "trace": "t1",
+            "format": "nes-trace/1",
+            "positionEncoding": "utf-16",
+            "source": {},
+            "order": "file",
+            "tags": ["x"],
+        },
+        {
+            "kind": "open",
+            "trace": "t1",
+            "uri": "file:///a.txt",
+            "languageId": "plaintext",
+            "version": 1,
+            "text": "a😀\nb",
+        },
+        {
+            "kind": "change",
+            "trace": "t1",
+            "uri": "file:///a.txt",
+            "version": 2,
+            "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 3}}, "text": "c"}
+            ],
+            "cursor": {"line": 0, "character": 4},
+        },
+        {
+            "kind": "query",
+            "trace": "t1",
+            "uri": "file:///a.txt",
+            "version": 2,
+            "position": {"line": 0, "character": 4},
+            "triggerKind": "automatic",
+            "expected": [],
+            "related": [],
+        },
         {"kind": "end", "trace": "t1", "sha256": sha256_text("a😀c\nb")},
     ]
     plain = tmp_path / "t.jsonl"

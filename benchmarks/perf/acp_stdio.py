@@ -52,9 +52,9 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import re
-import json
 import statistics
 import subprocess
 import sys
@@ -136,7 +136,9 @@ def keystroke_changes(trace: dict[str, Any]) -> list[list[dict[str, Any]]]:
     for txn in trace["txns"]:
         changes = []
         for pos, deleted, inserted in txn["patches"]:
-            changes.append({"range": {"start": cp_position(text, pos), "end": cp_position(text, pos + deleted)}, "text": inserted})
+            changes.append(
+                {"range": {"start": cp_position(text, pos), "end": cp_position(text, pos + deleted)}, "text": inserted}
+            )
             text = text[:pos] + inserted + text[pos + deleted :]
         out.append(changes)
     assert text == trace["endContent"], "trace replay does not reproduce endContent"
@@ -170,14 +172,27 @@ def bench_keystrokes(trace_path: Path, language: str, limit: int | None) -> dict
         agent = Agent(state_dir)
         agent.call("initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-32"]}})
         sid = agent.call("nes/start", {})["result"]["sessionId"]
-        agent.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": language, "version": 0, "text": trace["startContent"]})
-        probe = {"sessionId": sid, "uri": "file:///bench/not-open", "version": 0,
-                 "position": {"line": 0, "character": 0}, "triggerKind": "automatic"}
+        agent.notify(
+            "document/didOpen",
+            {"sessionId": sid, "uri": uri, "languageId": language, "version": 0, "text": trace["startContent"]},
+        )
+        probe = {
+            "sessionId": sid,
+            "uri": "file:///bench/not-open",
+            "version": 0,
+            "position": {"line": 0, "character": 0},
+            "triggerKind": "automatic",
+        }
         baseline_us = probe_baseline(agent, probe)
         latency_us = []
         for version, changes in enumerate(transactions, start=1):
-            change = encode({"jsonrpc": "2.0", "method": "document/didChange",
-                             "params": {"sessionId": sid, "uri": uri, "version": version, "contentChanges": changes}})
+            change = encode(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "document/didChange",
+                    "params": {"sessionId": sid, "uri": uri, "version": version, "contentChanges": changes},
+                }
+            )
             msg_id, line = agent.request_line("nes/suggest", probe)
             t0 = time.perf_counter_ns()
             agent.write(change + line)
@@ -210,7 +225,7 @@ def python_file(lines: int) -> tuple[str, int]:
         "    total = 0",
         "    for item in items:",
         "        total += item.price * scale",
-        "    label = \"total 漢字\"",
+        '    label = "total 漢字"',
         "    return total, label",
         "",
     ]
@@ -229,9 +244,16 @@ def bench_keystrokes_by_size(lines: int, word: str = "accumulated_value") -> dic
         agent = Agent(state_dir)
         agent.call("initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"]}})
         sid = agent.call("nes/start", {})["result"]["sessionId"]
-        agent.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": text})
-        probe = {"sessionId": sid, "uri": "file:///bench/not-open", "version": 0,
-                 "position": {"line": 0, "character": 0}, "triggerKind": "automatic"}
+        agent.notify(
+            "document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": text}
+        )
+        probe = {
+            "sessionId": sid,
+            "uri": "file:///bench/not-open",
+            "version": 0,
+            "position": {"line": 0, "character": 0},
+            "triggerKind": "automatic",
+        }
         baseline_us = probe_baseline(agent, probe, 300)
         latency_us = []
         version = 1
@@ -241,9 +263,17 @@ def bench_keystrokes_by_size(lines: int, word: str = "accumulated_value") -> dic
             edits += [(col + i - 1, col + i, "") for i in range(len(" + " + word), 0, -1)]
             for a, b, ins in edits:
                 version += 1
-                change = {"range": {"start": {"line": line, "character": a}, "end": {"line": line, "character": b}}, "text": ins}
-                note = encode({"jsonrpc": "2.0", "method": "document/didChange",
-                               "params": {"sessionId": sid, "uri": uri, "version": version, "contentChanges": [change]}})
+                change = {
+                    "range": {"start": {"line": line, "character": a}, "end": {"line": line, "character": b}},
+                    "text": ins,
+                }
+                note = encode(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "document/didChange",
+                        "params": {"sessionId": sid, "uri": uri, "version": version, "contentChanges": [change]},
+                    }
+                )
                 msg_id, req = agent.request_line("nes/suggest", probe)
                 t0 = time.perf_counter_ns()
                 agent.write(note + req)
@@ -251,8 +281,12 @@ def bench_keystrokes_by_size(lines: int, word: str = "accumulated_value") -> dic
                 latency_us.append((time.perf_counter_ns() - t0) / 1000)
         agent.close()
     base = statistics.median(baseline_us)
-    return {"lines": text.count("\n"), "chars": len(text), "keystrokes": len(latency_us),
-            "keystroke_net_us": quantiles([max(0.0, x - base) for x in latency_us])}
+    return {
+        "lines": text.count("\n"),
+        "chars": len(text),
+        "keystrokes": len(latency_us),
+        "keystroke_net_us": quantiles([max(0.0, x - base) for x in latency_us]),
+    }
 
 
 def rust_file(lines: int) -> tuple[str, int]:
@@ -264,19 +298,24 @@ def rust_file(lines: int) -> tuple[str, int]:
         "    for item in items {{",
         "        total += item.price * scale;",
         "    }}",
-        "    let label = \"total 漢字\";",
+        '    let label = "total 漢字";',
         "    (total, label)",
         "}}",
         "",
     ]
     count = max(1, lines // len(block))
-    text = "struct Item {\n    price: i64,\n}\n\n" + "\n".join(line.format(i=i) for i in range(count) for line in block) + "\n"
+    text = (
+        "struct Item {\n    price: i64,\n}\n\n"
+        + "\n".join(line.format(i=i) for i in range(count) for line in block)
+        + "\n"
+    )
     middle = 4 + (count // 2) * len(block) + 2
     return text, middle
 
 
-def bench_typing_then_suggest(language: str, lines: int, burst: int, repeats: int,
-                              word: str = "accumulated_val") -> dict[str, Any]:
+def bench_typing_then_suggest(
+    language: str, lines: int, burst: int, repeats: int, word: str = "accumulated_val"
+) -> dict[str, Any]:
     """``repeats`` times: ``burst`` one-character didChanges mid-file, a probe awaited
     (the changes are applied), then a timed nes/suggest of that document at the
     cursor — its round trip includes the deferred incremental re-parse. A second
@@ -294,10 +333,13 @@ def bench_typing_then_suggest(language: str, lines: int, burst: int, repeats: in
     probe = {"position": {"line": 0, "character": 0}, "triggerKind": "automatic"}
     with tempfile.TemporaryDirectory() as state_dir:
         agent = Agent(state_dir)
-        agent.call("initialize", {"protocolVersion": 1,
-                                  "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}})
+        agent.call(
+            "initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}}
+        )
         sid = agent.call("nes/start", {})["result"]["sessionId"]
-        agent.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": language, "version": 1, "text": text})
+        agent.notify(
+            "document/didOpen", {"sessionId": sid, "uri": uri, "languageId": language, "version": 1, "text": text}
+        )
         probe.update(sessionId=sid, uri="file:///bench/not-open", version=0)
         version, step, typed_len = 1, 0, 0
         first_ms, with_reparse_ms, again_ms, error_states = None, [], [], 0
@@ -307,11 +349,21 @@ def bench_typing_then_suggest(language: str, lines: int, burst: int, repeats: in
                 step += 1
                 typed_len += len(ins) - (b - a)
                 version += 1
-                change = {"range": {"start": {"line": line, "character": a}, "end": {"line": line, "character": b}}, "text": ins}
-                agent.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": version, "contentChanges": [change]})
+                change = {
+                    "range": {"start": {"line": line, "character": a}, "end": {"line": line, "character": b}},
+                    "text": ins,
+                }
+                agent.notify(
+                    "document/didChange", {"sessionId": sid, "uri": uri, "version": version, "contentChanges": [change]}
+                )
             agent.call("nes/suggest", probe)  # the didChanges are applied once this answers
-            params = {"sessionId": sid, "uri": uri, "version": version,
-                      "position": {"line": line, "character": col + typed_len}, "triggerKind": "automatic"}
+            params = {
+                "sessionId": sid,
+                "uri": uri,
+                "version": version,
+                "position": {"line": line, "character": col + typed_len},
+                "triggerKind": "automatic",
+            }
             timings = []
             for _ in range(2):
                 msg_id, request = agent.request_line("nes/suggest", params)
@@ -327,31 +379,58 @@ def bench_typing_then_suggest(language: str, lines: int, burst: int, repeats: in
             again_ms.append(timings[1])
             error_states += typed[:typed_len].rstrip() == " +" or typed[:typed_len] == " + "
         agent.close()
-    return {"language": language, "lines": text.count("\n"), "chars": len(text), "burst": burst, "repeats": repeats,
-            "suggests_at_a_syntax_error": error_states, "first_request_ms": first_ms,
-            "suggest_with_reparse_ms": quantiles(with_reparse_ms), "suggest_again_same_version_ms": quantiles(again_ms)}
+    return {
+        "language": language,
+        "lines": text.count("\n"),
+        "chars": len(text),
+        "burst": burst,
+        "repeats": repeats,
+        "suggests_at_a_syntax_error": error_states,
+        "first_request_ms": first_ms,
+        "suggest_with_reparse_ms": quantiles(with_reparse_ms),
+        "suggest_again_same_version_ms": quantiles(again_ms),
+    }
 
 
 def _open_suggest_session(agent: Agent, text: str, uri: str) -> str:
-    agent.call("initialize", {"protocolVersion": 1,
-                              "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}})
+    agent.call(
+        "initialize", {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}}
+    )
     sid = agent.call("nes/start", {})["result"]["sessionId"]
     agent.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": text})
     return sid
 
 
-def _rename_loop(agent: Agent, sid: str, uri: str, line: int, col: int, name: str, new_names: list[str]) -> tuple[list[float], list[dict[str, Any]]]:
+def _rename_loop(
+    agent: Agent, sid: str, uri: str, line: int, col: int, name: str, new_names: list[str]
+) -> tuple[list[float], list[dict[str, Any]]]:
     """Per new name: rename ``name`` at (line, col), then time one nes/suggest at its end."""
     times_ms, answers = [], []
     for i, new_name in enumerate(new_names):
         # a fresh rename before every timed suggest, so nothing can be reused from the last one
-        change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + len(name)}}, "text": new_name}
+        change = {
+            "range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + len(name)}},
+            "text": new_name,
+        }
         agent.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": i + 2, "contentChanges": [change]})
         name = new_name
-        agent.call("nes/suggest", {"sessionId": sid, "uri": "file:///bench/not-open", "version": 0,
-                                   "position": {"line": 0, "character": 0}, "triggerKind": "automatic"})
-        params = {"sessionId": sid, "uri": uri, "version": i + 2,
-                  "position": {"line": line, "character": col + len(name)}, "triggerKind": "automatic"}
+        agent.call(
+            "nes/suggest",
+            {
+                "sessionId": sid,
+                "uri": "file:///bench/not-open",
+                "version": 0,
+                "position": {"line": 0, "character": 0},
+                "triggerKind": "automatic",
+            },
+        )
+        params = {
+            "sessionId": sid,
+            "uri": uri,
+            "version": i + 2,
+            "position": {"line": line, "character": col + len(name)},
+            "triggerKind": "automatic",
+        }
         msg_id, request = agent.request_line("nes/suggest", params)
         t0 = time.perf_counter_ns()
         agent.write(request)
@@ -409,9 +488,19 @@ def bench_suggest(lines: int, repeats: int) -> dict[str, Any]:
         sid = _open_suggest_session(agent, text, uri)
         times_ms, answers = _rename_loop(agent, sid, uri, line, 4, "total", [f"amount{i}" for i in range(repeats + 1)])
         agent.close()
-    renames = sum(1 for a in answers if a["result"]["suggestions"] and a["result"]["suggestions"][0]["kind"] == "rename")
-    return {"lines": text.count("\n"), "chars": len(text), "answered_with_rename_first": renames - (answers[0]["result"]["suggestions"][0]["kind"] == "rename" if answers[0]["result"]["suggestions"] else 0),
-            "repeats": repeats, "first_request_ms": times_ms[0], "latency_ms": quantiles(times_ms[1:]), "check": check}
+    renames = sum(
+        1 for a in answers if a["result"]["suggestions"] and a["result"]["suggestions"][0]["kind"] == "rename"
+    )
+    return {
+        "lines": text.count("\n"),
+        "chars": len(text),
+        "answered_with_rename_first": renames
+        - (answers[0]["result"]["suggestions"][0]["kind"] == "rename" if answers[0]["result"]["suggestions"] else 0),
+        "repeats": repeats,
+        "first_request_ms": times_ms[0],
+        "latency_ms": quantiles(times_ms[1:]),
+        "check": check,
+    }
 
 
 def bench_cross_file(lines: int, other_mb: float, repeats: int) -> dict[str, Any]:
@@ -428,15 +517,26 @@ def bench_cross_file(lines: int, other_mb: float, repeats: int) -> dict[str, Any
     with tempfile.TemporaryDirectory() as state_dir:
         agent = Agent(state_dir)
         sid = _open_suggest_session(agent, text, uri)
-        agent.notify("document/didOpen", {"sessionId": sid, "uri": "file:///bench/other.py", "languageId": "python",
-                                          "version": 1, "text": other})
-        times_ms, answers = _rename_loop(agent, sid, uri, line, 4, f"function_{target}",
-                                         [f"renamed_{i}" for i in range(repeats + 1)])
+        agent.notify(
+            "document/didOpen",
+            {"sessionId": sid, "uri": "file:///bench/other.py", "languageId": "python", "version": 1, "text": other},
+        )
+        times_ms, answers = _rename_loop(
+            agent, sid, uri, line, 4, f"function_{target}", [f"renamed_{i}" for i in range(repeats + 1)]
+        )
         agent.close()
     uris = sorted({s["uri"] for a in answers for s in a["result"]["suggestions"]})
-    return {"lines": text.count("\n"), "other_doc_bytes": len(other.encode()), "repeats": repeats,
-            "answers_naming_other_doc": sum(1 for a in answers[1:] if any(s["uri"].endswith("other.py") for s in a["result"]["suggestions"])),
-            "uris_in_answers": uris, "first_request_ms": times_ms[0], "latency_ms": quantiles(times_ms[1:])}
+    return {
+        "lines": text.count("\n"),
+        "other_doc_bytes": len(other.encode()),
+        "repeats": repeats,
+        "answers_naming_other_doc": sum(
+            1 for a in answers[1:] if any(s["uri"].endswith("other.py") for s in a["result"]["suggestions"])
+        ),
+        "uris_in_answers": uris,
+        "first_request_ms": times_ms[0],
+        "latency_ms": quantiles(times_ms[1:]),
+    }
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -470,7 +570,9 @@ def markdown(results: dict[str, Any]) -> str:
         ]
         for row in results["keystrokes_by_size"]:
             q = row["keystroke_net_us"]
-            out.append(f"| {row['lines']} | {row['chars']} | {row['keystrokes']} | {q['median']:.0f} | {q['p90']:.0f} | {q['p99']:.0f} | {q['max']:.0f} |")
+            out.append(
+                f"| {row['lines']} | {row['chars']} | {row['keystrokes']} | {q['median']:.0f} | {q['p90']:.0f} | {q['p99']:.0f} | {q['max']:.0f} |"
+            )
         out.append("")
     if results.get("suggest"):
         out += [
@@ -481,14 +583,22 @@ def markdown(results: dict[str, Any]) -> str:
         ]
         for row in results["suggest"]:
             q = row["latency_ms"]
-            out.append(f"| {row['lines']} | {row['answered_with_rename_first']}/{row['repeats']} | {row['first_request_ms']:.1f} | {q['median']:.2f} | {q['p90']:.2f} | {q['p99']:.2f} | {q['max']:.2f} |")
-        out += ["", "Targets (5,000 lines): p50 ≤ 5 ms, p99 ≤ 20 ms (steady state; the first request of a process is shown apart).", ""]
+            out.append(
+                f"| {row['lines']} | {row['answered_with_rename_first']}/{row['repeats']} | {row['first_request_ms']:.1f} | {q['median']:.2f} | {q['p90']:.2f} | {q['p99']:.2f} | {q['max']:.2f} |"
+            )
+        out += [
+            "",
+            "Targets (5,000 lines): p50 ≤ 5 ms, p99 ≤ 20 ms (steady state; the first request of a process is shown apart).",
+            "",
+        ]
         out += ["Debug-log check (a separate pass with `--log-level debug`):", ""]
         for row in results["suggest"]:
             c = row["check"]
-            out.append(f"- {row['lines']} lines: log lines naming each suggester {c['log_lines_naming_each_suggester']}; "
-                       f"all ran: {c['all_suggesters_ran']}; issued: {', '.join(c['issued'])}; "
-                       f"first answers: {c['first_answer_kinds']} {c['first_answer_new_names']}")
+            out.append(
+                f"- {row['lines']} lines: log lines naming each suggester {c['log_lines_naming_each_suggester']}; "
+                f"all ran: {c['all_suggesters_ran']}; issued: {', '.join(c['issued'])}; "
+                f"first answers: {c['first_answer_kinds']} {c['first_answer_new_names']}"
+            )
         out.append("")
     if results.get("cross_file"):
         c = results["cross_file"]
@@ -507,16 +617,18 @@ def markdown(results: dict[str, Any]) -> str:
             "",
             "K one-character `didChange`s mid-file (typing then deleting ` + accumulated_val`), a probe awaited, then a timed `nes/suggest` "
             "of that document at the cursor (all suggesters; includes the incremental re-parse of the K edits). "
-            "\"again\": a second suggest at the same version right after (nothing to re-parse).",
+            '"again": a second suggest at the same version right after (nothing to re-parse).',
             "",
             "| language | lines | K | suggests | at a syntax error | first ms | p50 ms | p90 ms | p99 ms | max ms | again p50 ms | again p99 ms |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in results["typing_then_suggest"]:
             q, g = row["suggest_with_reparse_ms"], row["suggest_again_same_version_ms"]
-            out.append(f"| {row['language']} | {row['lines']} | {row['burst']} | {row['repeats']} | {row['suggests_at_a_syntax_error']} | "
-                       f"{row['first_request_ms']:.1f} | {q['median']:.2f} | {q['p90']:.2f} | {q['p99']:.2f} | {q['max']:.2f} | "
-                       f"{g['median']:.2f} | {g['p99']:.2f} |")
+            out.append(
+                f"| {row['language']} | {row['lines']} | {row['burst']} | {row['repeats']} | {row['suggests_at_a_syntax_error']} | "
+                f"{row['first_request_ms']:.1f} | {q['median']:.2f} | {q['p90']:.2f} | {q['p99']:.2f} | {q['max']:.2f} | "
+                f"{g['median']:.2f} | {g['p99']:.2f} |"
+            )
         out += ["", "Suggest targets (5,000 lines): p50 ≤ 5 ms, p99 ≤ 20 ms.", ""]
     if results.get("notes"):
         out += ["## Notes", "", results["notes"], ""]
@@ -525,13 +637,17 @@ def markdown(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trace", action="append", help="PATH[:LANGUAGE] (repeatable; default: rustcode and sveltecomponent)")
+    parser.add_argument(
+        "--trace", action="append", help="PATH[:LANGUAGE] (repeatable; default: rustcode and sveltecomponent)"
+    )
     parser.add_argument("--limit", type=int, help="replay only the first N transactions")
     parser.add_argument("--sizes", default="1000,5000,20000")
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--cross-file-mb", type=float, default=10.0, help="size of the other open document (0: skip)")
     parser.add_argument("--skip-keystrokes", action="store_true")
-    parser.add_argument("--typing-repeats", type=int, default=100, help="suggests per typing-then-suggest row (0: skip)")
+    parser.add_argument(
+        "--typing-repeats", type=int, default=100, help="suggests per typing-then-suggest row (0: skip)"
+    )
     parser.add_argument("--notes", type=Path, help="a Markdown file whose text is added under Notes")
     parser.add_argument("--out", type=Path, default=RESULTS / "perf-acp-stdio")
     args = parser.parse_args(argv)

@@ -129,10 +129,14 @@ def measure(lines: int, variant: str, keystrokes: int) -> dict[str, Any]:
         for site in sites:
             for i, ch in enumerate(word):
                 version += 1
-                session.did_change(uri, version, [TextChange(Range(Position(site, col + i), Position(site, col + i)), ch)])
+                session.did_change(
+                    uri, version, [TextChange(Range(Position(site, col + i), Position(site, col + i)), ch)]
+                )
             for i in range(len(word), 0, -1):
                 version += 1
-                session.did_change(uri, version, [TextChange(Range(Position(site, col + i - 1), Position(site, col + i)), "")])
+                session.did_change(
+                    uri, version, [TextChange(Range(Position(site, col + i - 1), Position(site, col + i)), "")]
+                )
             typed += 2 * len(word)
             if typed >= keystrokes:
                 break
@@ -197,7 +201,7 @@ def markdown(results: dict[str, Any]) -> str:
         "Held = Python allocations still alive (tracemalloc) for one document after `did_open`, "
         f"{results['rows'][0]['keystrokes']} edits and one `nes/suggest`; ratio = held ÷ the text's UTF-8 size. "
         "tree-sitter's tree allocations (traced: py-tree-sitter routes them through PyMem) are counted apart as "
-        "\"the parse tree\" and excluded from held/ratio; RSS growth (everything, incl. allocator slack) is shown for scale only.",
+        '"the parse tree" and excluded from held/ratio; RSS growth (everything, incl. allocator slack) is shown for scale only.',
         "",
         "| lines | text | UTF-8 KB | str B/char | held after open KB (×) | held after edits KB (×) | str KB | bytes KB | line index KB | parse tree KB (excluded) | RSS growth KB |",
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

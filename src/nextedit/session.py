@@ -99,9 +99,7 @@ class PlacedSuggestion:
         """A JSON-ready description (ACP field names) for logs and the feedback file."""
         record: dict[str, Any] = {"id": self.id, "kind": self.kind, "uri": self.uri}
         if self.kind == "edit":
-            record["edits"] = [
-                {"range": _range_json(e.range), "newText": e.new_text} for e in self.edits
-            ]
+            record["edits"] = [{"range": _range_json(e.range), "newText": e.new_text} for e in self.edits]
             if self.cursor_position is not None:
                 record["cursorPosition"] = _position_json(self.cursor_position)
         elif self.kind == "jump":
@@ -249,9 +247,7 @@ class Session:
             )
         return placed
 
-    def _diagnostics(
-        self, diagnostics: Sequence[tuple[str, Range, str, str]]
-    ) -> Iterator[Diagnostic]:
+    def _diagnostics(self, diagnostics: Sequence[tuple[str, Range, str, str]]) -> Iterator[Diagnostic]:
         for diag_uri, range_, severity, message in diagnostics:
             state = self.documents.get(diag_uri)
             if state is None:

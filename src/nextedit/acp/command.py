@@ -24,8 +24,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state-dir",
         type=Path,
-        help="where feedback.jsonl lives (default: $XDG_STATE_HOME/nextedit "
-        "or ~/.local/state/nextedit)",
+        help="where feedback.jsonl lives (default: $XDG_STATE_HOME/nextedit or ~/.local/state/nextedit)",
     )
     parser.set_defaults(run=run)
 

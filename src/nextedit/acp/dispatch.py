@@ -152,9 +152,7 @@ def did_save(agent: Agent, params: Any) -> None:
 
 def did_focus(agent: Agent, params: Any) -> None:
     p = wire.parse(wire.DidFocusParams, params)
-    agent.session(p.session_id).did_focus(
-        p.uri, p.version, p.position.from_wire(), p.visible_range.from_wire()
-    )
+    agent.session(p.session_id).did_focus(p.uri, p.version, p.position.from_wire(), p.visible_range.from_wire())
 
 
 def accept(agent: Agent, params: Any) -> None:
@@ -215,7 +213,7 @@ def receive(agent: Agent, line: bytes | str | dict[str, Any]) -> SuggestJob | No
     if not isinstance(method, str) or message.get("jsonrpc") != "2.0" or (has_id and not _valid_id(request_id)):
         agent.answer_error(
             request_id if _valid_id(request_id) else None,
-            InvalidRequest("invalid request: needs jsonrpc \"2.0\", a string method and a string or integer id"),
+            InvalidRequest('invalid request: needs jsonrpc "2.0", a string method and a string or integer id'),
         )
         return None
     params = message.get("params", {})

@@ -10,7 +10,7 @@ history) convert into these types.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -104,7 +104,7 @@ class End:
     uri: str | None = None
 
 
-Event = Union[Open, Change, Focus, Close, Query, End]
+Event = Open | Change | Focus | Close | Query | End
 
 
 @dataclass(slots=True)
@@ -145,22 +145,45 @@ def session_to_jsonl(session: Session) -> list[dict[str, Any]]:
     ]
     for e in session.events:
         if isinstance(e, Open):
-            out.append({"kind": "open", "trace": t, "uri": e.uri, "languageId": e.language_id,
-                        "version": e.version, "text": e.text})
+            out.append(
+                {
+                    "kind": "open",
+                    "trace": t,
+                    "uri": e.uri,
+                    "languageId": e.language_id,
+                    "version": e.version,
+                    "text": e.text,
+                }
+            )
         elif isinstance(e, Change):
-            d = {"kind": "change", "trace": t, "uri": e.uri, "version": e.version,
-                 "contentChanges": e.content_changes}
+            d = {"kind": "change", "trace": t, "uri": e.uri, "version": e.version, "contentChanges": e.content_changes}
             if e.cursor is not None:
                 d["cursor"] = e.cursor
             out.append(d)
         elif isinstance(e, Focus):
-            out.append({"kind": "focus", "trace": t, "uri": e.uri, "version": e.version,
-                        "position": e.position, "visibleRange": e.visible_range})
+            out.append(
+                {
+                    "kind": "focus",
+                    "trace": t,
+                    "uri": e.uri,
+                    "version": e.version,
+                    "position": e.position,
+                    "visibleRange": e.visible_range,
+                }
+            )
         elif isinstance(e, Query):
-            out.append({"kind": "query", "trace": t, "uri": e.uri, "version": e.version,
-                        "position": e.position, "triggerKind": e.trigger_kind,
-                        "expected": [x.to_json() for x in (e.expected or [])],
-                        "related": list(e.related)})
+            out.append(
+                {
+                    "kind": "query",
+                    "trace": t,
+                    "uri": e.uri,
+                    "version": e.version,
+                    "position": e.position,
+                    "triggerKind": e.trigger_kind,
+                    "expected": [x.to_json() for x in (e.expected or [])],
+                    "related": list(e.related),
+                }
+            )
         elif isinstance(e, End):
             d = {"kind": "end", "trace": t, "sha256": e.sha256}
             if e.uri:

@@ -41,8 +41,17 @@ def _ratio(a: int, b: int) -> float | None:
 
 
 class _Counts:
-    __slots__ = ("queries", "answered", "correct", "related", "related_correct",
-                 "related_correct_strict", "empty", "silent_on_empty", "reversals")
+    __slots__ = (
+        "queries",
+        "answered",
+        "correct",
+        "related",
+        "related_correct",
+        "related_correct_strict",
+        "empty",
+        "silent_on_empty",
+        "reversals",
+    )
 
     def __init__(self) -> None:
         for k in self.__slots__:
@@ -110,14 +119,21 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
                 kinds_correct[k] += q.verdict.correct
                 kinds_reversal[k] += q.verdict.reversal
             if q.verdict.grade is not None:
-                grades.append({"trace": s.trace, "grade": q.verdict.grade,
-                               "correct": q.verdict.correct if q.verdict.scored else None,
-                               "kind": q.verdict.kind})
+                grades.append(
+                    {
+                        "trace": s.trace,
+                        "grade": q.verdict.grade,
+                        "correct": q.verdict.correct if q.verdict.scored else None,
+                        "kind": q.verdict.kind,
+                    }
+                )
     latencies.sort()
     lat = {
         "count": len(latencies),
-        "p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
-        "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
+        "p50": percentile(latencies, 50),
+        "p95": percentile(latencies, 95),
+        "p99": percentile(latencies, 99),
+        "max": latencies[-1] if latencies else None,
         "mean": (sum(latencies) / len(latencies)) if latencies else None,
     }
     return {
@@ -132,10 +148,15 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
         "queries": sum(len(s.queries) for s in sessions),
         "queries_unscored": unscored,
         "query_errors": errors,
-        "by_kind": {k: {"answered": kinds_answered[k], "correct": kinds_correct[k],
-                        "reversals": kinds_reversal[k],
-                        "precision": _ratio(kinds_correct[k], kinds_answered[k])}
-                    for k in sorted(kinds_answered)},
+        "by_kind": {
+            k: {
+                "answered": kinds_answered[k],
+                "correct": kinds_correct[k],
+                "reversals": kinds_reversal[k],
+                "precision": _ratio(kinds_correct[k], kinds_answered[k]),
+            }
+            for k in sorted(kinds_answered)
+        },
         "by_language": {k: v.to_json() for k, v in sorted(by_lang.items())},
         "by_source": {k: v.to_json() for k, v in sorted(by_source.items())},
         "by_tag": {k: v.to_json() for k, v in sorted(by_tag.items())},

@@ -36,15 +36,50 @@ log = logging.getLogger(__name__)
 
 # file extension → ACP/LSP languageId
 EXTENSION_LANGUAGES = {
-    ".py": "python", ".pyi": "python", ".ipynb": "python", ".rs": "rust", ".go": "go",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-    ".ts": "typescript", ".mts": "typescript", ".tsx": "typescriptreact", ".java": "java",
-    ".c": "c", ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
-    ".hh": "cpp", ".rb": "ruby", ".cs": "csharp", ".html": "html", ".htm": "html",
-    ".css": "css", ".scss": "scss", ".json": "json", ".md": "markdown", ".rst": "restructuredtext",
-    ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".sh": "shellscript", ".svelte": "svelte",
-    ".vue": "vue", ".kt": "kotlin", ".swift": "swift", ".php": "php", ".lua": "lua",
-    ".scala": "scala", ".txt": "plaintext", ".cfg": "ini", ".ini": "ini", ".sql": "sql",
+    ".py": "python",
+    ".pyi": "python",
+    ".ipynb": "python",
+    ".rs": "rust",
+    ".go": "go",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascriptreact",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".tsx": "typescriptreact",
+    ".java": "java",
+    ".c": "c",
+    ".h": "cpp",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".rb": "ruby",
+    ".cs": "csharp",
+    ".html": "html",
+    ".htm": "html",
+    ".css": "css",
+    ".scss": "scss",
+    ".json": "json",
+    ".md": "markdown",
+    ".rst": "restructuredtext",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".sh": "shellscript",
+    ".svelte": "svelte",
+    ".vue": "vue",
+    ".kt": "kotlin",
+    ".swift": "swift",
+    ".php": "php",
+    ".lua": "lua",
+    ".scala": "scala",
+    ".txt": "plaintext",
+    ".cfg": "ini",
+    ".ini": "ini",
+    ".sql": "sql",
 }
 
 
@@ -87,14 +122,13 @@ def parse_nes_events(lines: Iterator[dict[str, Any]], name: str = "<trace>") -> 
         if sess is None:  # events before any header: an implicit header
             sess = sessions[trace] = Session(Header(trace=str(trace)))
         if kind == "open":
-            sess.events.append(Open(ev["uri"], ev.get("languageId") or language_for_path(ev["uri"]),
-                                    int(ev["version"]), ev["text"]))
+            sess.events.append(
+                Open(ev["uri"], ev.get("languageId") or language_for_path(ev["uri"]), int(ev["version"]), ev["text"])
+            )
         elif kind == "change":
-            sess.events.append(Change(ev["uri"], int(ev["version"]), ev["contentChanges"],
-                                      ev.get("cursor")))
+            sess.events.append(Change(ev["uri"], int(ev["version"]), ev["contentChanges"], ev.get("cursor")))
         elif kind == "focus":
-            sess.events.append(Focus(ev["uri"], int(ev["version"]), ev["position"],
-                                     ev["visibleRange"]))
+            sess.events.append(Focus(ev["uri"], int(ev["version"]), ev["position"], ev["visibleRange"]))
         elif kind == "close":
             sess.events.append(Close(ev["uri"]))
         elif kind == "query":
@@ -177,17 +211,30 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
     name = path.parent.name
     enc = PositionEncoding.UTF16
     docs: dict[int, dict] = {}  # id → {path, uri, mirror, cursor_cp, opened}
-    sess = Session(Header(trace=f"vscode:{name}", encoding=enc, order="recorded",
-                          tags=["vscode"], source={"path": name, "license": "MIT"},
-                          format="vscode-recording", kind="vscode"))
+    sess = Session(
+        Header(
+            trace=f"vscode:{name}",
+            encoding=enc,
+            order="recorded",
+            tags=["vscode"],
+            source={"path": name, "license": "MIT"},
+            format="vscode-recording",
+            kind="vscode",
+        )
+    )
     last_doc: dict | None = None
 
     def doc_for(ev: dict) -> dict:
         doc_id = ev["id"]
         if doc_id not in docs:
             p = ev.get("relativePath") or f"doc{doc_id}"
-            docs[doc_id] = {"path": p, "uri": "file:///" + p.replace("\\", "/").lstrip("/"),
-                            "mirror": None, "cursor": None, "version": 0}
+            docs[doc_id] = {
+                "path": p,
+                "uri": "file:///" + p.replace("\\", "/").lstrip("/"),
+                "mirror": None,
+                "cursor": None,
+                "version": 0,
+            }
         return docs[doc_id]
 
     for ev in rec.get("log", []):
@@ -259,8 +306,15 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
             edits = None if item.get("edit") is None else _offset_edits(gd["mirror"].text, item["edit"])
             graded.append(GradedEdit(item.get("scoreCategory", "bad"), gd["uri"], edits))
     sess.events.append(
-        Query(uri=target["uri"], version=target["version"], position=position_at(m, cursor_cp, enc),
-              trigger_kind="automatic", expected=expected, related=[], graded=graded)
+        Query(
+            uri=target["uri"],
+            version=target["version"],
+            position=position_at(m, cursor_cp, enc),
+            trigger_kind="automatic",
+            expected=expected,
+            related=[],
+            graded=graded,
+        )
     )
     for d in docs.values():
         if d["mirror"] is not None:
@@ -273,16 +327,19 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
 # --------------------------------------------------------------------------
 def _keystroke_language(name: str) -> tuple[str, str]:
     low = name.lower()
-    for key, (lang, ext) in {"rust": ("rust", ".rs"), "svelte": ("svelte", ".svelte"),
-                             "python": ("python", ".py"), "typescript": ("typescript", ".ts"),
-                             "javascript": ("javascript", ".js")}.items():
+    for key, (lang, ext) in {
+        "rust": ("rust", ".rs"),
+        "svelte": ("svelte", ".svelte"),
+        "python": ("python", ".py"),
+        "typescript": ("typescript", ".ts"),
+        "javascript": ("javascript", ".js"),
+    }.items():
         if key in low:
             return lang, ext
     return "plaintext", ".txt"
 
 
-def read_keystrokes(path: str | os.PathLike[str], every: int = 10,
-                    max_txns: int | None = None) -> Session:
+def read_keystrokes(path: str | os.PathLike[str], every: int = 10, max_txns: int | None = None) -> Session:
     """A keystroke trace as one session: a ``didChange`` per transaction, a query every ``every``.
 
     Positions are code points; patches within a transaction are in descending
@@ -297,9 +354,17 @@ def read_keystrokes(path: str | os.PathLike[str], every: int = 10,
     uri = f"file:///keystrokes/{stem}{ext}"
     enc = PositionEncoding.UTF16
     m = Document(uri, lang, 1, data.get("startContent", ""))
-    sess = Session(Header(trace=f"keystrokes:{stem}", encoding=enc, order="recorded",
-                          tags=["keystrokes"], source={"path": path.name, "license": "CC-BY-4.0"},
-                          format="keystrokes", kind="keystrokes"))
+    sess = Session(
+        Header(
+            trace=f"keystrokes:{stem}",
+            encoding=enc,
+            order="recorded",
+            tags=["keystrokes"],
+            source={"path": path.name, "license": "CC-BY-4.0"},
+            format="keystrokes",
+            kind="keystrokes",
+        )
+    )
     sess.events.append(Open(uri, lang, 1, m.text))
     version = 1
     txns = data["txns"] if max_txns is None else data["txns"][:max_txns]
@@ -345,8 +410,9 @@ def sniff_kind(path: Path) -> str:
     return "keystrokes"
 
 
-def load_sessions(path: str | os.PathLike[str], *, keystroke_every: int = 10,
-                  keystroke_max_txns: int | None = None) -> list[Session]:
+def load_sessions(
+    path: str | os.PathLike[str], *, keystroke_every: int = 10, keystroke_max_txns: int | None = None
+) -> list[Session]:
     """Read any supported trace file or folder into sessions."""
     p = Path(path)
     kind = sniff_kind(p)

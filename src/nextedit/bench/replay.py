@@ -57,11 +57,17 @@ class QueryResult:
     def explain(self) -> dict[str, Any]:
         q = self.query
         return {
-            "trace": self.trace, "query": self.index, "language": self.language,
-            "uri": q.uri, "version": q.version, "position": q.position,
+            "trace": self.trace,
+            "query": self.index,
+            "language": self.language,
+            "uri": q.uri,
+            "version": q.version,
+            "position": q.position,
             "expected": None if q.expected is None else [x.to_json() for x in q.expected],
-            "related": q.related, "suggestion": self.suggestion,
-            "suggestions": self.n_suggestions, "verdict": self.verdict.to_json(),
+            "related": q.related,
+            "suggestion": self.suggestion,
+            "suggestions": self.n_suggestions,
+            "verdict": self.verdict.to_json(),
             "latencyMs": None if self.latency_ms is None else round(self.latency_ms, 3),
             "error": self.error,
         }
@@ -90,10 +96,14 @@ def _client_capabilities(enc: PositionEncoding) -> dict:
 class Replayer:
     """Replays sessions through one agent connection (restarted if it dies)."""
 
-    def __init__(self, transport_factory: Callable[[], Transport], *,
-                 position_encoding: str = PositionEncoding.UTF16,
-                 on_query: Callable[[QueryResult], None] | None = None,
-                 request_timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        transport_factory: Callable[[], Transport],
+        *,
+        position_encoding: str = PositionEncoding.UTF16,
+        on_query: Callable[[QueryResult], None] | None = None,
+        request_timeout: float = 30.0,
+    ) -> None:
         self._factory = transport_factory
         self.client_encoding = encoding(position_encoding)
         self.on_query = on_query
@@ -107,15 +117,22 @@ class Replayer:
         self.transport = self._factory()
         from nextedit import __version__
 
-        result = self.transport.send_request("initialize", {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": _client_capabilities(self.client_encoding),
-            "clientInfo": {"name": "nextedit-bench", "version": __version__},
-        }, timeout=self.request_timeout) or {}
+        result = (
+            self.transport.send_request(
+                "initialize",
+                {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "clientCapabilities": _client_capabilities(self.client_encoding),
+                    "clientInfo": {"name": "nextedit-bench", "version": __version__},
+                },
+                timeout=self.request_timeout,
+            )
+            or {}
+        )
         caps = result.get("agentCapabilities") or {}
-        self.agent_encoding = encoding(caps.get("positionEncoding")
-                                       or (caps.get("nes") or {}).get("positionEncoding")
-                                       or PositionEncoding.UTF16)
+        self.agent_encoding = encoding(
+            caps.get("positionEncoding") or (caps.get("nes") or {}).get("positionEncoding") or PositionEncoding.UTF16
+        )
         self.agent_info = result.get("agentInfo")
 
     def close(self) -> None:
@@ -141,8 +158,7 @@ class Replayer:
 
     # -- sessions ------------------------------------------------------------
     def replay(self, session: Session) -> SessionResult:
-        res = SessionResult(session.trace, session.language, session.header.kind,
-                            list(session.header.tags))
+        res = SessionResult(session.trace, session.language, session.header.kind, list(session.header.tags))
         if self.transport is None:
             self.start()
         t0 = time.perf_counter()
@@ -178,8 +194,7 @@ class Replayer:
         docs: dict[str, Document] = {}
         first_uri: str | None = None
         tracker = ReversalTracker()
-        started = t.send_request("nes/start", self._start_params(session),
-                                 timeout=self.request_timeout) or {}
+        started = t.send_request("nes/start", self._start_params(session), timeout=self.request_timeout) or {}
         sid = started["sessionId"]
         qn = 0
         for ev in session.events:
@@ -191,16 +206,16 @@ class Replayer:
                 for ch in ev.content_changes:
                     change = text_change(ch)
                     if change.range is not None and enc != self.agent_encoding:
-                        ch = {"range": self._convert_range(doc, ch["range"], enc),
-                              "text": change.text}
+                        ch = {"range": self._convert_range(doc, ch["range"], enc), "text": change.text}
                     wire.append(ch)  # converted against the text before this change
                     (applied,) = doc.apply_changes([change], ev.version, enc)
-                    tracker.on_change(ev.uri, applied.start_cp, applied.old_end_cp,
-                                      applied.old_text, applied.new_text)
+                    tracker.on_change(ev.uri, applied.start_cp, applied.old_end_cp, applied.old_text, applied.new_text)
                 doc.version = ev.version
                 res.changes += 1
-                t.send_notification("document/didChange", {
-                    "sessionId": sid, "uri": ev.uri, "version": ev.version, "contentChanges": wire})
+                t.send_notification(
+                    "document/didChange",
+                    {"sessionId": sid, "uri": ev.uri, "version": ev.version, "contentChanges": wire},
+                )
             elif isinstance(ev, Query):
                 qn += 1
                 res.queries.append(self._query(sid, session, ev, qn, docs, tracker))
@@ -208,18 +223,26 @@ class Replayer:
                 docs[ev.uri] = Document(ev.uri, ev.language_id, ev.version, ev.text)
                 first_uri = first_uri or ev.uri
                 tracker.reset(ev.uri)
-                t.send_notification("document/didOpen", {
-                    "sessionId": sid, "uri": ev.uri, "languageId": ev.language_id,
-                    "version": ev.version, "text": ev.text})
+                t.send_notification(
+                    "document/didOpen",
+                    {
+                        "sessionId": sid,
+                        "uri": ev.uri,
+                        "languageId": ev.language_id,
+                        "version": ev.version,
+                        "text": ev.text,
+                    },
+                )
             elif isinstance(ev, Focus):
                 doc = docs.get(ev.uri)
                 pos, vis = ev.position, ev.visible_range
                 if doc is not None:
                     pos = self._convert_pos(doc, pos, enc)
                     vis = self._convert_range(doc, vis, enc)
-                t.send_notification("document/didFocus", {
-                    "sessionId": sid, "uri": ev.uri, "version": ev.version, "position": pos,
-                    "visibleRange": vis})
+                t.send_notification(
+                    "document/didFocus",
+                    {"sessionId": sid, "uri": ev.uri, "version": ev.version, "position": pos, "visibleRange": vis},
+                )
             elif isinstance(ev, Close):
                 docs.pop(ev.uri, None)
                 t.send_notification("document/didClose", {"sessionId": sid, "uri": ev.uri})
@@ -235,24 +258,28 @@ class Replayer:
     def _start_params(self, session: Session) -> dict:
         for ev in session.events:
             if isinstance(ev, Open) and ev.uri.startswith("file:///"):
-                top = ev.uri[len("file:///"):].split("/", 1)[0]
-                if top and "/" in ev.uri[len("file:///"):]:
+                top = ev.uri[len("file:///") :].split("/", 1)[0]
+                if top and "/" in ev.uri[len("file:///") :]:
                     return {"workspaceUri": f"file:///{top}"}
                 break
         return {}
 
-    def _query(self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Document],
-               tracker: ReversalTracker) -> QueryResult:
+    def _query(
+        self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Document], tracker: ReversalTracker
+    ) -> QueryResult:
         t = self.transport
         assert t is not None
         enc = encoding(session.header.encoding)
         doc = docs.get(q.uri)
         if doc is not None and doc.version != q.version:
-            log.warning("%s: query for version %s but the mirror is at %s", session.trace,
-                        q.version, doc.version)
-        params = {"sessionId": sid, "uri": q.uri, "version": q.version,
-                  "position": self._convert_pos(doc, q.position, enc) if doc else q.position,
-                  "triggerKind": q.trigger_kind}
+            log.warning("%s: query for version %s but the mirror is at %s", session.trace, q.version, doc.version)
+        params = {
+            "sessionId": sid,
+            "uri": q.uri,
+            "version": q.version,
+            "position": self._convert_pos(doc, q.position, enc) if doc else q.position,
+            "triggerKind": q.trigger_kind,
+        }
         if q.selection is not None and doc is not None:
             params["selection"] = self._convert_range(doc, q.selection, enc)
         error = None
@@ -267,16 +294,28 @@ class Replayer:
         try:
             verdict = judge(first, q, docs, self.agent_encoding, enc, tracker)
         except Exception as exc:  # noqa: BLE001 - a malformed suggestion is a wrong one
-            verdict = Verdict(answered=first is not None, kind=(first or {}).get("kind"),
-                              reason=f"unjudgeable suggestion: {type(exc).__name__}: {exc}",
-                              scored=q.expected is not None)
+            verdict = Verdict(
+                answered=first is not None,
+                kind=(first or {}).get("kind"),
+                reason=f"unjudgeable suggestion: {type(exc).__name__}: {exc}",
+                scored=q.expected is not None,
+            )
         if error:
             verdict.reason = f"error: {error}"
         if first is not None and not verdict.correct and first.get("id") is not None:
-            t.send_notification("nes/reject", {"sessionId": sid, "id": first["id"],
-                                               "reason": "ignored"})
-        qr = QueryResult(session.trace, qn, session.language, session.header.kind, q, latency,
-                         verdict, first, len(suggestions), error)
+            t.send_notification("nes/reject", {"sessionId": sid, "id": first["id"], "reason": "ignored"})
+        qr = QueryResult(
+            session.trace,
+            qn,
+            session.language,
+            session.header.kind,
+            q,
+            latency,
+            verdict,
+            first,
+            len(suggestions),
+            error,
+        )
         if self.on_query is not None:
             self.on_query(qr)
         return qr

@@ -22,15 +22,20 @@ def _ms(x: float | None) -> str:
 def headline_rows(m: dict[str, Any]) -> list[tuple[str, str, str]]:
     lat = m["latency_ms"]
     return [
-        ("sessions", str(m["sessions"]),
-         f"hash ok {m['sessions_hash_ok']}, bad {m['sessions_hash_bad']}, errors {m['sessions_error']}"),
-        ("queries", str(m["queries"]), f"scored {m['queries'] - m['queries_unscored']}, "
-                                       f"errors {m['query_errors']}"),
+        (
+            "sessions",
+            str(m["sessions"]),
+            f"hash ok {m['sessions_hash_ok']}, bad {m['sessions_hash_bad']}, errors {m['sessions_error']}",
+        ),
+        ("queries", str(m["queries"]), f"scored {m['queries'] - m['queries_unscored']}, errors {m['query_errors']}"),
         ("answered", str(m["answered"]), f"answer rate {_pct(m['answer_rate'])}"),
         ("precision", _pct(m["precision"]), f"{m['correct']} correct / {m['answered']} answered"),
-        ("recall (related)", _pct(m["recall_related"]),
-         f"{m['related_correct']} / {m['related']} queries with related edits "
-         f"(strict {_pct(m['recall_related_strict'])})"),
+        (
+            "recall (related)",
+            _pct(m["recall_related"]),
+            f"{m['related_correct']} / {m['related']} queries with related edits "
+            f"(strict {_pct(m['recall_related_strict'])})",
+        ),
         ("silence", _pct(m["silence"]), f"{m['silent_on_empty']} / {m['empty']} queries with nothing left"),
         ("reversals", str(m["reversals"]), f"rate {_pct(m['reversal_rate'])} of answered"),
         ("latency p50 / p95 (ms)", f"{_ms(lat['p50'])} / {_ms(lat['p95'])}", f"{lat['count']} suggests"),
@@ -56,30 +61,39 @@ def print_table(m: dict[str, Any], console: Any = None) -> None:
         for c in ("kind", "answered", "correct", "precision", "reversals"):
             k.add_column(c, justify="right" if c != "kind" else "left")
         for kind, d in m["by_kind"].items():
-            k.add_row(kind, str(d["answered"]), str(d["correct"]), _pct(d["precision"]),
-                      str(d["reversals"]))
+            k.add_row(kind, str(d["answered"]), str(d["correct"]), _pct(d["precision"]), str(d["reversals"]))
         console.print(k)
     groups = [("language", m["by_language"]), ("tag", m["by_tag"])]
     for title, data in groups:
         if len(data) <= 1 and title == "tag":
             continue
         g = Table(title=f"by {title}")
-        for c in (title, "queries", "answered", "precision", "recall (related)", "silence",
-                  "reversals"):
+        for c in (title, "queries", "answered", "precision", "recall (related)", "silence", "reversals"):
             g.add_column(c, justify="right" if c != title else "left", no_wrap=c == title)
         for key, d in data.items():
             if not d["queries"]:
                 continue
-            g.add_row(key, str(d["queries"]), str(d["answered"]), _pct(d["precision"]),
-                      _pct(d["recall_related"]), _pct(d["silence"]), str(d["reversals"]))
+            g.add_row(
+                key,
+                str(d["queries"]),
+                str(d["answered"]),
+                _pct(d["precision"]),
+                _pct(d["recall_related"]),
+                _pct(d["silence"]),
+                str(d["reversals"]),
+            )
         console.print(g)
     if m["vscode_grades"]:
         v = Table(title="VS Code recordings: first suggestion graded")
         for c in ("recording", "kind", "grade", "correct (nextUserEdit)"):
             v.add_column(c, no_wrap=c == "recording")
         for g in m["vscode_grades"]:
-            v.add_row(g["trace"].removeprefix("vscode:"), g["kind"] or "—", g["grade"],
-                      "—" if g["correct"] is None else str(g["correct"]))
+            v.add_row(
+                g["trace"].removeprefix("vscode:"),
+                g["kind"] or "—",
+                g["grade"],
+                "—" if g["correct"] is None else str(g["correct"]),
+            )
         console.print(v)
 
 
@@ -121,8 +135,7 @@ def write_histogram(latencies: list[float], path: Path) -> bool:
     return True
 
 
-def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any],
-                   histogram: str | None) -> Path:
+def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], histogram: str | None) -> Path:
     report_dir.mkdir(parents=True, exist_ok=True)
     lines = [
         "# nextedit bench",
@@ -137,42 +150,64 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any],
     ]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in headline_rows(m)]
     if m["by_kind"]:
-        lines += ["", "## First suggestion by kind", "", "| kind | answered | correct | precision | reversals |",
-                  "|---|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "## First suggestion by kind",
+            "",
+            "| kind | answered | correct | precision | reversals |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for kind, d in m["by_kind"].items():
             lines.append(f"| {kind} | {d['answered']} | {d['correct']} | {_pct(d['precision'])} | {d['reversals']} |")
     for title, key in (("language", "by_language"), ("tag", "by_tag"), ("trace source", "by_source")):
         data = {k: d for k, d in m[key].items() if d["queries"]}
         if not data:
             continue
-        lines += ["", f"## By {title}", "",
-                  f"| {title} | queries | answered | precision | recall (related) | silence | reversals |",
-                  "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            f"## By {title}",
+            "",
+            f"| {title} | queries | answered | precision | recall (related) | silence | reversals |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for k, d in data.items():
-            lines.append(f"| {k} | {d['queries']} | {d['answered']} | {_pct(d['precision'])} | "
-                         f"{_pct(d['recall_related'])} | {_pct(d['silence'])} | {d['reversals']} |")
+            lines.append(
+                f"| {k} | {d['queries']} | {d['answered']} | {_pct(d['precision'])} | "
+                f"{_pct(d['recall_related'])} | {_pct(d['silence'])} | {d['reversals']} |"
+            )
     if m["vscode_grades"]:
-        lines += ["", "## VS Code recordings", "",
-                  "The first suggestion compared with the human-graded candidates of "
-                  "`scoredEdits.w.json` (same resulting text), and judged against `nextUserEdit` "
-                  "by the FORMAT.md rules.", "",
-                  "| recording | kind | grade | correct (nextUserEdit) |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "## VS Code recordings",
+            "",
+            "The first suggestion compared with the human-graded candidates of "
+            "`scoredEdits.w.json` (same resulting text), and judged against `nextUserEdit` "
+            "by the FORMAT.md rules.",
+            "",
+            "| recording | kind | grade | correct (nextUserEdit) |",
+            "|---|---|---|---|",
+        ]
         for g in m["vscode_grades"]:
-            lines.append(f"| {g['trace'].removeprefix('vscode:')} | {g['kind'] or '—'} | {g['grade']} | "
-                         f"{'—' if g['correct'] is None else g['correct']} |")
+            lines.append(
+                f"| {g['trace'].removeprefix('vscode:')} | {g['kind'] or '—'} | {g['grade']} | "
+                f"{'—' if g['correct'] is None else g['correct']} |"
+            )
     if histogram:
         lines += ["", "## Latency", "", f"![nes/suggest latency histogram]({histogram})"]
     lat = m["latency_ms"]
-    lines += ["", f"Latency (ms): p50 {_ms(lat['p50'])}, p95 {_ms(lat['p95'])}, p99 {_ms(lat['p99'])}, "
-                  f"max {_ms(lat['max'])}, mean {_ms(lat['mean'])} over {lat['count']} `nes/suggest` "
-                  "requests (wall clock around each request, transport included).",
-              "",
-              "Definitions: see `src/nextedit/bench/score.py` and `metrics.py` (FORMAT.md \"Scoring\").",
-              ""]
+    lines += [
+        "",
+        f"Latency (ms): p50 {_ms(lat['p50'])}, p95 {_ms(lat['p95'])}, p99 {_ms(lat['p99'])}, "
+        f"max {_ms(lat['max'])}, mean {_ms(lat['mean'])} over {lat['count']} `nes/suggest` "
+        "requests (wall clock around each request, transport included).",
+        "",
+        'Definitions: see `src/nextedit/bench/score.py` and `metrics.py` (FORMAT.md "Scoring").',
+        "",
+    ]
     path = report_dir / "README.md" if meta.get("report_name") is None else report_dir / meta["report_name"]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
 
 def now_iso() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()

@@ -41,21 +41,25 @@ def default_report_dir(cwd: Path | None = None) -> Path:
     return cwd / "nextedit-bench-results"
 
 
-def load_all(paths: list[str], *, keystroke_every: int = 10,
-             keystroke_max: int | None = None) -> list[Session]:
+def load_all(paths: list[str], *, keystroke_every: int = 10, keystroke_max: int | None = None) -> list[Session]:
     if not paths:
         return load_sample()
     sessions: list[Session] = []
     for p in paths:
-        sessions.extend(load_sessions(p, keystroke_every=keystroke_every,
-                                      keystroke_max_txns=keystroke_max))
+        sessions.extend(load_sessions(p, keystroke_every=keystroke_every, keystroke_max_txns=keystroke_max))
     return sessions
 
 
-def run_sessions(sessions: list[Session], *, agent_cmd: list[str] | None = None,
-                 in_process: bool = False, position_encoding: str = "utf-16",
-                 timeout: float = 30.0, explain: TextIO | None = None,
-                 progress: bool = False) -> tuple[list[SessionResult], dict[str, Any]]:
+def run_sessions(
+    sessions: list[Session],
+    *,
+    agent_cmd: list[str] | None = None,
+    in_process: bool = False,
+    position_encoding: str = "utf-16",
+    timeout: float = 30.0,
+    explain: TextIO | None = None,
+    progress: bool = False,
+) -> tuple[list[SessionResult], dict[str, Any]]:
     """Replay ``sessions`` through one agent; returns results and run metadata."""
     state = Path(tempfile.mkdtemp(prefix="nextedit-bench-"))
     try:
@@ -63,10 +67,10 @@ def run_sessions(sessions: list[Session], *, agent_cmd: list[str] | None = None,
             factory = lambda: InProcessTransport(state)  # noqa: E731
             agent_desc = "nextedit.acp.inprocess.InProcessAgent (in-process)"
         else:
-            cmd = ([a.replace("{state}", str(state)) for a in agent_cmd] if agent_cmd
-                   else default_agent_command(state))
+            cmd = [a.replace("{state}", str(state)) for a in agent_cmd] if agent_cmd else default_agent_command(state)
             factory = lambda: SubprocessTransport(  # noqa: E731
-                cmd, timeout=timeout, stderr_path=state / "agent-stderr.log", env=agent_env())
+                cmd, timeout=timeout, stderr_path=state / "agent-stderr.log", env=agent_env()
+            )
             agent_desc = " ".join(shlex.quote(a) for a in cmd).replace(str(state), "$STATE")
 
         results: list[SessionResult] = []
@@ -75,12 +79,17 @@ def run_sessions(sessions: list[Session], *, agent_cmd: list[str] | None = None,
         task = None
         if progress:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            prog = Progress(TextColumn("[bold]bench[/]"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.description}"), TimeElapsedColumn(),
-                            console=Console(stderr=True), transient=False)
+            prog = Progress(
+                TextColumn("[bold]bench[/]"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
             prog.start()
             task = prog.add_task("", total=max(total_queries, 1))
 
@@ -90,8 +99,7 @@ def run_sessions(sessions: list[Session], *, agent_cmd: list[str] | None = None,
             if prog is not None:
                 prog.advance(task)
 
-        replayer = Replayer(factory, position_encoding=position_encoding, on_query=on_query,
-                            request_timeout=timeout)
+        replayer = Replayer(factory, position_encoding=position_encoding, on_query=on_query, request_timeout=timeout)
         try:
             replayer.start()
             for i, s in enumerate(sessions, 1):
@@ -102,19 +110,20 @@ def run_sessions(sessions: list[Session], *, agent_cmd: list[str] | None = None,
             replayer.close()
             if prog is not None:
                 prog.stop()
-        meta = {"agent": agent_desc, "agent_info": replayer.agent_info,
-                "agent_position_encoding": replayer.agent_encoding}
+        meta = {
+            "agent": agent_desc,
+            "agent_info": replayer.agent_info,
+            "agent_position_encoding": replayer.agent_encoding,
+        }
         return results, meta
     finally:
         shutil.rmtree(state, ignore_errors=True)
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from nextedit.bench.report import (now_iso, print_table, write_histogram, write_json,
-                                       write_markdown)
+    from nextedit.bench.report import now_iso, print_table, write_histogram, write_json, write_markdown
 
-    sessions = load_all(list(args.traces), keystroke_every=args.keystroke_every,
-                        keystroke_max=args.keystroke_max)
+    sessions = load_all(list(args.traces), keystroke_every=args.keystroke_every, keystroke_max=args.keystroke_max)
     if args.limit is not None:
         sessions = sessions[: args.limit]
     if not sessions:
@@ -123,21 +132,28 @@ def run_bench(args: argparse.Namespace) -> int:
     explain = open(args.explain, "w", encoding="utf-8") if args.explain else None
     try:
         results, meta = run_sessions(
-            sessions, agent_cmd=shlex.split(args.agent_cmd) if args.agent_cmd else None,
-            in_process=args.in_process, position_encoding=args.position_encoding,
-            timeout=args.timeout, explain=explain,
-            progress=not args.no_progress and sys.stderr.isatty())
+            sessions,
+            agent_cmd=shlex.split(args.agent_cmd) if args.agent_cmd else None,
+            in_process=args.in_process,
+            position_encoding=args.position_encoding,
+            timeout=args.timeout,
+            explain=explain,
+            progress=not args.no_progress and sys.stderr.isatty(),
+        )
     finally:
         if explain is not None:
             explain.close()
     m = summarize(results)
-    meta.update({
-        "date": now_iso(),
-        "command": "nextedit bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-        if len(sys.argv) > 1 and sys.argv[1] == "bench" else "nextedit bench",
-        "traces": list(args.traces) or ["(bundled sample: flask-sample.jsonl.gz)"],
-        "mode": "in-process" if args.in_process else "subprocess over stdio",
-    })
+    meta.update(
+        {
+            "date": now_iso(),
+            "command": "nextedit bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+            if len(sys.argv) > 1 and sys.argv[1] == "bench"
+            else "nextedit bench",
+            "traces": list(args.traces) or ["(bundled sample: flask-sample.jsonl.gz)"],
+            "mode": "in-process" if args.in_process else "subprocess over stdio",
+        }
+    )
     print_table(m)
     if args.json:
         write_json(m, Path(args.json), meta)
@@ -153,6 +169,8 @@ def run_bench(args: argparse.Namespace) -> int:
         print(f"report: {path}", file=sys.stderr)
     bad = m["sessions_hash_bad"] + m["sessions_error"]
     if bad:
-        print(f"warning: {m['sessions_hash_bad']} sessions ended with a wrong text hash, "
-              f"{m['sessions_error']} failed", file=sys.stderr)
+        print(
+            f"warning: {m['sessions_hash_bad']} sessions ended with a wrong text hash, {m['sessions_error']} failed",
+            file=sys.stderr,
+        )
     return 1 if bad else 0

@@ -126,8 +126,7 @@ class SuggestionError(ValueError):
     """The suggestion cannot be applied (bad range, bad regex, unknown document…)."""
 
 
-def expand_search_and_replace(text: str, search: str, replace: str,
-                              is_regex: bool) -> list[tuple[int, int, str]]:
+def expand_search_and_replace(text: str, search: str, replace: str, is_regex: bool) -> list[tuple[int, int, str]]:
     """Every match of a searchAndReplace in ``text`` as ``(start, end, new)`` edits."""
     if not search:
         raise SuggestionError("empty search")
@@ -150,8 +149,7 @@ def expand_search_and_replace(text: str, search: str, replace: str,
         raise SuggestionError(f"bad regex/replacement: {exc}") from exc
 
 
-def suggestion_edits(suggestion: dict, docs: dict[str, Document],
-                     enc: str) -> tuple[str, list[tuple[int, int, str]]]:
+def suggestion_edits(suggestion: dict, docs: dict[str, Document], enc: str) -> tuple[str, list[tuple[int, int, str]]]:
     """``(uri, edits in cp offsets)`` of an ``edit`` or ``searchAndReplace`` suggestion."""
     uri = suggestion.get("uri")
     doc = docs.get(uri)  # type: ignore[arg-type]
@@ -164,13 +162,14 @@ def suggestion_edits(suggestion: dict, docs: dict[str, Document],
             s, t = range_offsets(doc, e["range"], enc)
             edits.append((s, t, e["newText"]))
         edits.sort(key=lambda x: (x[0], x[1]))
-        for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:]):
+        for (_s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:], strict=False):
             if s2 < e1:
                 raise SuggestionError("overlapping edits")
         return uri, edits  # type: ignore[return-value]
     if kind == "searchAndReplace":
         return uri, expand_search_and_replace(  # type: ignore[return-value]
-            doc.text, suggestion["search"], suggestion["replace"], bool(suggestion.get("isRegex")))
+            doc.text, suggestion["search"], suggestion["replace"], bool(suggestion.get("isRegex"))
+        )
     raise SuggestionError(f"kind {kind!r} is not a change")
 
 
@@ -240,8 +239,7 @@ class CpExpected:
     lines: frozenset[int]
 
 
-def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Document],
-                   enc: str) -> list[CpExpected]:
+def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Document], enc: str) -> list[CpExpected]:
     out = []
     for x in expected:
         doc = docs.get(x.uri)
@@ -255,8 +253,9 @@ def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Document],
     return out
 
 
-def judge_change(doc: Document, uri: str, regions: list[Region],
-                 expected: list[CpExpected]) -> tuple[bool, list[str], str]:
+def judge_change(
+    doc: Document, uri: str, regions: list[Region], expected: list[CpExpected]
+) -> tuple[bool, list[str], str]:
     """``(correct, matched expected ids, reason)`` for a change of ``uri``.
 
     Regions and the expected edits of ``uri`` are grouped into *segments*:
@@ -289,7 +288,7 @@ def judge_change(doc: Document, uri: str, regions: list[Region],
                 break
         else:
             return False, [], f"region {r.start}-{r.end} lies outside every expected edit"
-    for (a, b), x in zip(exp_spans, exp):
+    for (a, b), x in zip(exp_spans, exp, strict=False):
         items.append((a, b, "x", x))
     items.sort(key=lambda it: (it[0], it[1]))
     segs: list[list] = []  # [l0, l1, regions, expected]
@@ -385,16 +384,24 @@ class Verdict:
     scored: bool = True  # False: the query has no ground truth
 
     def to_json(self) -> dict[str, Any]:
-        return {"answered": self.answered, "kind": self.kind, "correct": self.correct,
-                "reversal": self.reversal, "matched": self.matched, "reason": self.reason,
-                "grade": self.grade, "scored": self.scored}
+        return {
+            "answered": self.answered,
+            "kind": self.kind,
+            "correct": self.correct,
+            "reversal": self.reversal,
+            "matched": self.matched,
+            "reason": self.reason,
+            "grade": self.grade,
+            "scored": self.scored,
+        }
 
 
 _GRADE_RANK = {"nextEdit": 0, "valid": 1, "bad": 2}
 
 
-def grade_change(docs: dict[str, Document], uri: str | None,
-                 edits: list[tuple[int, int, str]] | None, graded: list[GradedEdit]) -> str:
+def grade_change(
+    docs: dict[str, Document], uri: str | None, edits: list[tuple[int, int, str]] | None, graded: list[GradedEdit]
+) -> str:
     """Category of the human-graded candidate producing the same text (or ``ungraded``)."""
     if edits is None:  # silence
         cats = [g.category for g in graded if g.edits is None]
@@ -419,8 +426,14 @@ def grade_change(docs: dict[str, Document], uri: str | None,
     return best or "ungraded"
 
 
-def judge(suggestion: dict | None, query: Query, docs: dict[str, Document], agent_enc: str,
-          trace_enc: str, tracker: ReversalTracker | None = None) -> Verdict:
+def judge(
+    suggestion: dict | None,
+    query: Query,
+    docs: dict[str, Document],
+    agent_enc: str,
+    trace_enc: str,
+    tracker: ReversalTracker | None = None,
+) -> Verdict:
     """Judge the first suggestion of one answer (``None``: the agent stayed silent)."""
     scored = query.expected is not None
     expected = expected_in_cp(query.expected or [], docs, trace_enc)

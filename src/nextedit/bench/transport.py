@@ -56,17 +56,28 @@ _EOF = object()
 class SubprocessTransport:
     """Newline-delimited JSON-RPC 2.0 over the pipes of a child process."""
 
-    def __init__(self, command: list[str], *, timeout: float = 30.0,
-                 stderr_path: Path | None = None, env: dict[str, str] | None = None,
-                 cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        timeout: float = 30.0,
+        stderr_path: Path | None = None,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
         self.command = command
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._stderr_path = stderr_path
         self._stderr_file = open(stderr_path, "ab") if stderr_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr_file,
-            env=env, cwd=cwd, bufsize=0,
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr_file,
+            env=env,
+            cwd=cwd,
+            bufsize=0,
         )
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._reader = threading.Thread(target=self._read, name="bench-agent-stdout", daemon=True)
@@ -129,14 +140,16 @@ class SubprocessTransport:
                 continue
             if msg is _EOF:
                 self._dead = True
-                raise AgentError(f"agent exited (code {self.proc.poll()}) while waiting for "
-                                 f"{method}{self.stderr_tail()}")
+                raise AgentError(
+                    f"agent exited (code {self.proc.poll()}) while waiting for {method}{self.stderr_tail()}"
+                )
             if not isinstance(msg, dict):
                 continue
             if "method" in msg:
                 if "id" in msg:  # a request from the agent: we serve none
-                    self._write({"jsonrpc": "2.0", "id": msg["id"],
-                                 "error": {"code": -32601, "message": "method not found"}})
+                    self._write(
+                        {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "method not found"}}
+                    )
                 continue
             if msg.get("id") != req_id:
                 log.debug("stray answer %r", msg.get("id"))
@@ -180,16 +193,14 @@ class InProcessTransport:
     def send_request(self, method: str, params: dict, timeout: float | None = None) -> Any:
         req_id = next(self._ids)
         try:
-            out = self.agent.send({"jsonrpc": "2.0", "id": req_id, "method": method,
-                                   "params": params})
+            out = self.agent.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
         except Exception as exc:  # the engine raised: same as a dead agent
             raise AgentError(f"in-process agent raised {type(exc).__name__}: {exc}") from exc
         for msg in out or []:
             if isinstance(msg, dict) and msg.get("id") == req_id and "method" not in msg:
                 if "error" in msg:
                     err = msg["error"] or {}
-                    raise RpcError(int(err.get("code", 0)), str(err.get("message", "")),
-                                   err.get("data"))
+                    raise RpcError(int(err.get("code", 0)), str(err.get("message", "")), err.get("data"))
                 return msg.get("result")
         raise AgentError(f"in-process agent did not answer {method}")
 

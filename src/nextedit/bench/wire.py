@@ -70,7 +70,6 @@ def range_at(doc: Document, start_cp: int, end_cp: int, enc: str) -> dict:
     return {"start": position_at(doc, start_cp, enc), "end": position_at(doc, end_cp, enc)}
 
 
-def apply_changes(doc: Document, changes: Iterable[dict], version: int,
-                  enc: str) -> list[AppliedEdit]:
+def apply_changes(doc: Document, changes: Iterable[dict], version: int, enc: str) -> list[AppliedEdit]:
     """Apply wire content changes in order (LSP rules); the mirror moves to ``version``."""
     return doc.apply_changes([text_change(ch) for ch in changes], version, encoding(enc))

@@ -25,8 +25,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--state-dir",
         type=Path,
-        help="directory holding feedback.jsonl (default: $XDG_STATE_HOME/nextedit "
-        "or ~/.local/state/nextedit)",
+        help="directory holding feedback.jsonl (default: $XDG_STATE_HOME/nextedit or ~/.local/state/nextedit)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(run=run)

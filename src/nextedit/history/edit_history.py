@@ -167,11 +167,7 @@ class DeveloperEdit:
     @property
     def is_identifier_change(self) -> bool:
         """Whether one whole identifier became another (``foo`` → ``bar``)."""
-        return (
-            is_identifier(self.old_token)
-            and is_identifier(self.new_token)
-            and self.old_token != self.new_token
-        )
+        return is_identifier(self.old_token) and is_identifier(self.new_token) and self.old_token != self.new_token
 
     @cached_property
     def token_changes(self) -> tuple[tuple[str, str], ...]:
@@ -442,9 +438,7 @@ class EditHistory:
             return ()
         try:
             root = syntax.tree.root_node
-            node = root.named_descendant_for_byte_range(
-                document.byte_offset_at(start), document.byte_offset_at(end)
-            )
+            node = root.named_descendant_for_byte_range(document.byte_offset_at(start), document.byte_offset_at(end))
         except Exception:  # noqa: BLE001 - context is a nicety, never fatal
             return ()
         types: list[str] = []

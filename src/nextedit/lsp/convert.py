@@ -172,9 +172,7 @@ def workspace_edit(
     if not document_changes:  # a client that cannot check versions
         return types.WorkspaceEdit(changes={suggestion.uri: text_edits})
     identifier = types.OptionalVersionedTextDocumentIdentifier(uri=suggestion.uri, version=suggestion.version)
-    return types.WorkspaceEdit(
-        document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)]
-    )
+    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)])
 
 
 def _plural(count: int, word: str) -> str:
@@ -228,9 +226,7 @@ def inline_completion_item(
     The item's range spans the edits and the cursor, so clients that expect
     the range to contain the cursor accept it.
     """
-    if not edits or any(
-        e.range.start.line != cursor.line or e.range.end.line != cursor.line for e in edits
-    ):
+    if not edits or any(e.range.start.line != cursor.line or e.range.end.line != cursor.line for e in edits):
         return None
     offsets = sorted((*document.range_offsets(e.range, encoding), e.new_text) for e in edits)
     cursor_cp = document.offset_at(cursor, encoding)

@@ -117,9 +117,7 @@ class NextEditServer(LanguageServer):
         document = state.document
         if version is None:
             version = document.version
-        placed = self.session.suggest(
-            uri, version, position, selection=selection, trigger_kind=trigger_kind
-        )
+        placed = self.session.suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
         result = []
         for suggestion in placed:
             owner = self.session.get(suggestion.uri)
@@ -214,15 +212,11 @@ def did_show_inline_edit(ls: NextEditServer, params: Any) -> None:
         log.debug("%s for unknown or settled suggestion %s", DID_SHOW_INLINE_EDIT, suggestion_id)
 
 
-def inline_completion(
-    ls: NextEditServer, params: types.InlineCompletionParams
-) -> types.InlineCompletionList | None:
+def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) -> types.InlineCompletionList | None:
     uri = params.text_document.uri
     cursor = convert.position_from_wire(params.position)
     manual = params.context.trigger_kind == types.InlineCompletionTriggerKind.Invoked
-    for suggestion, edits in ls.suggestions(
-        uri, None, cursor, trigger_kind="manual" if manual else "automatic"
-    ):
+    for suggestion, edits in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
         state = ls.session.get(suggestion.uri)
         if suggestion.uri != uri or state is None:
             continue
@@ -250,9 +244,7 @@ def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[typ
     for suggestion, edits in offered:
         preferred = bool(edits) and not preferred_given
         preferred_given = preferred_given or preferred
-        actions.append(
-            convert.code_action(suggestion, edits, preferred=preferred, document_changes=document_changes)
-        )
+        actions.append(convert.code_action(suggestion, edits, preferred=preferred, document_changes=document_changes))
     return actions or None
 
 

@@ -7,7 +7,6 @@
 - :mod:`nextedit.suggest.rank`, :mod:`~nextedit.suggest.filters`, :mod:`~nextedit.suggest.jump`.
 """
 
-from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, default_suggesters
 from nextedit.suggest.model import (
     Candidate,
@@ -18,6 +17,7 @@ from nextedit.suggest.model import (
     TextEditCp,
 )
 from nextedit.suggest.rename import RenameSuggester
+from nextedit.suggest.suggester import SuggestContext, Suggester
 
 __all__ = [
     "SUGGESTERS",

@@ -25,7 +25,6 @@ import logging
 from collections.abc import Callable, Iterable
 
 from nextedit.suggest import filters, jump, rank
-from nextedit.suggest.suggester import SuggestContext, Suggester, WorkspaceView
 from nextedit.suggest.model import (
     Candidate,
     SilenceReason,
@@ -34,9 +33,9 @@ from nextedit.suggest.model import (
     SuggestRequest,
 )
 from nextedit.suggest.rename import RenameSuggester
-from nextedit.suggest.repeat import RepeatEditSuggester
-from nextedit.suggest.repeat import SearchReplaceSuggester
+from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
+from nextedit.suggest.suggester import SuggestContext, Suggester, WorkspaceView
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
@@ -114,7 +113,9 @@ class SuggestionEngine:
         if cancelled():
             return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
         if not proposed:
-            reason = SilenceReason.NO_CANDIDATES if SilenceReason.NO_CANDIDATES in reasons else SilenceReason.NO_EVIDENCE
+            reason = (
+                SilenceReason.NO_CANDIDATES if SilenceReason.NO_CANDIDATES in reasons else SilenceReason.NO_EVIDENCE
+            )
             return SuggestOutcome((), reason, tuple(notes))
 
         kept: list[Candidate] = []

@@ -24,8 +24,8 @@ import re
 from collections.abc import Sequence
 
 from nextedit.history import DeveloperEdit, EditHistory
-from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate, TextEditCp
+from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["check", "clean_edits", "is_reversal", "REJECTED", "OUTSIDE", "NO_OP", "WHITESPACE", "REVERSAL"]
 

@@ -11,8 +11,8 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate
+from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["FAR_LINES", "plan", "needs_jump"]
 

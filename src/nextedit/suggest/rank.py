@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import Candidate, TriggerKind
+from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["score", "line_distance"]
 

@@ -33,15 +33,19 @@ import difflib
 import logging
 import re
 
-from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.suggester import Proposal, SuggestContext
 
 __all__ = ["SignatureSuggester", "split_parameters"]
 
 log = logging.getLogger(__name__)
 
-_CALL_TYPES = frozenset({"call", "call_expression", "method_invocation", "new_expression", "object_creation_expression"})
-_MEMBER_TYPES = frozenset({"attribute", "member_expression", "field_expression", "selector_expression", "scoped_identifier"})
+_CALL_TYPES = frozenset(
+    {"call", "call_expression", "method_invocation", "new_expression", "object_creation_expression"}
+)
+_MEMBER_TYPES = frozenset(
+    {"attribute", "member_expression", "field_expression", "selector_expression", "scoped_identifier"}
+)
 _SELF = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?self|mut\s+self|self|cls|this)\b")
 _VARIADIC = re.compile(r"^\s*(?:\*|\.\.\.|&rest\b)|\.\.\.\s*\w*\s*$|^\s*/\s*$")
 _NAME = re.compile(r"[^\W\d][\w$]*")
@@ -99,7 +103,10 @@ def _arity(pieces: list[str] | None) -> tuple[int, int] | None:
         if _VARIADIC.search(piece):
             return None
         total += 1
-        if "=" not in piece.replace("==", "").replace("=>", "").replace(">=", "").replace("<=", "") and "?" not in piece.split(":")[0]:
+        if (
+            "=" not in piece.replace("==", "").replace("=>", "").replace(">=", "").replace("<=", "")
+            and "?" not in piece.split(":")[0]
+        ):
             required += 1
     return required, total
 
@@ -204,7 +211,9 @@ class SignatureSuggester:
         fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()}->{now_text.strip()}"
 
         removed = _removed_index(before_pieces, now_pieces)
-        positional = all(c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes)
+        positional = all(
+            c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes
+        )
         if change == "removed" and removed is not None and positional and len(arg_nodes) == before[1]:
             i = removed
             if i + 1 < len(arg_nodes):
@@ -265,8 +274,19 @@ def _call_of(ident):  # type: ignore[no-untyped-def]
     return None
 
 
-_OWNERS = frozenset({"impl_item", "trait_item", "class_definition", "class_declaration", "class_specifier",
-                     "struct_specifier", "interface_declaration", "class_body", "class"})
+_OWNERS = frozenset(
+    {
+        "impl_item",
+        "trait_item",
+        "class_definition",
+        "class_declaration",
+        "class_specifier",
+        "struct_specifier",
+        "interface_declaration",
+        "class_body",
+        "class",
+    }
+)
 
 
 def _owner_name(definition, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]

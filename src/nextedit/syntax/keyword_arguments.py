@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from nextedit.syntax.name_resolution import Occurrence, resolve_binding, Resolver
+from nextedit.syntax.name_resolution import Occurrence, Resolver, resolve_binding
 from nextedit.syntax.query_analysis import identifier_node_types
 from nextedit.syntax.tree import SyntaxTree
 
@@ -69,7 +69,9 @@ def _parameter_def(tree: SyntaxTree, source: bytes, callee: tree_sitter.Node, na
     return None
 
 
-def keyword_uses(tree: SyntaxTree, source: bytes, resolver: Resolver, key: tuple, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def keyword_uses(
+    tree: SyntaxTree, source: bytes, resolver: Resolver, key: tuple, ranges: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """Keyword arguments ``f(name=…)`` of calls to the function whose
     parameter the binding ``key`` is."""
     lists = PARAMETER_LISTS.get(tree.language)
@@ -80,7 +82,8 @@ def keyword_uses(tree: SyntaxTree, source: bytes, resolver: Resolver, key: tuple
     if scope is None or scope.type not in lists:
         return []
     if not any(
-        (o := resolver.occurrence(s)) is not None and o.definition and o.def_kind.endswith(".parameter") for s, _e in ranges
+        (o := resolver.occurrence(s)) is not None and o.definition and o.def_kind.endswith(".parameter")
+        for s, _e in ranges
     ):
         return []
     fn_name = scope.child_by_field_name("name")

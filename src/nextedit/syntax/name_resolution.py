@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from nextedit.syntax.query_analysis import is_classify_capture, classify_spec, identifier_node_types, scope_node_types
+from nextedit.syntax.query_analysis import classify_spec, identifier_node_types, is_classify_capture, scope_node_types
 from nextedit.syntax.tree import SyntaxTree
 
 # Languages where an unqualified name may denote a member of the enclosing
@@ -101,7 +101,9 @@ _KEYWORD_KEY = ("keyword",)
 # Setting precedence when several definition patterns capture one node.
 _SETTING_RANK = {None: 0, "parent": 1, "function": 2, "nonlocal": 3, "global": 4}
 
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") | frozenset(range(0x80, 0x100))
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") | frozenset(
+    range(0x80, 0x100)
+)
 
 
 def _name_starts(source: bytes, name: bytes) -> list[int]:
@@ -249,7 +251,11 @@ class Resolver:
                     up = context.parent
                     if up is None:
                         break
-                    if up.id == self.root_id and self.root.type not in self.spec.root_types and "_" not in self.spec.root_types:
+                    if (
+                        up.id == self.root_id
+                        and self.root.type not in self.spec.root_types
+                        and "_" not in self.spec.root_types
+                    ):
                         break  # running from the root would step through every top-level node
                     context = up
             node_id = node.id
@@ -360,7 +366,9 @@ class Resolver:
         out: list[int] = []
         anc = node.parent
         while anc is not None:
-            if anc.type in self.scope_types and not (reference and self._in_header(anc, node.start_byte, node.end_byte)):
+            if anc.type in self.scope_types and not (
+                reference and self._in_header(anc, node.start_byte, node.end_byte)
+            ):
                 self.scope_nodes.setdefault(anc.id, anc)
                 out.append(anc.id)
             anc = anc.parent
@@ -545,9 +553,15 @@ class Resolver:
             # members and keywords bind by name alone: no scopes to resolve
             if member:
                 occ_map = self.names.occ
-                return _MEMBER_KEY, starts, {
-                    s: _MEMBER_KEY for s in starts if (v := occ_map[s]) == _MEMBER or (isinstance(v, Occurrence) and v.member)
-                }
+                return (
+                    _MEMBER_KEY,
+                    starts,
+                    {
+                        s: _MEMBER_KEY
+                        for s in starts
+                        if (v := occ_map[s]) == _MEMBER or (isinstance(v, Occurrence) and v.member)
+                    },
+                )
             return _KEYWORD_KEY, starts, {s: _KEYWORD_KEY for s in starts if (o := self.occurrence(s)) and o.keyword}
         keys = self.keys(starts)
         return keys.get(target_start, ("unresolved",)), starts, keys

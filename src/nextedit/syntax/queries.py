@@ -41,7 +41,7 @@ def grammar_dirs() -> list[Path]:
 _INHERITS = "; inherits:"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def query_text(language: str, name: str) -> str | None:
     """The text of ``grammars/<language>/<name>.scm`` with what it inherits, or ``None``."""
     for d in grammar_dirs():
@@ -57,7 +57,7 @@ def query_text(language: str, name: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(language: str, name: str) -> tree_sitter.Query | None:
     """The compiled query ``grammars/<language>/<name>.scm``, or ``None`` when
     the file does not exist. A query that does not compile against the bundled

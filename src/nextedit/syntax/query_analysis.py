@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from nextedit.syntax.queries import query_text
 from nextedit.syntax.languages import get_language
+from nextedit.syntax.queries import query_text
 
 # Node types treated as identifiers when a language has no identifiers.scm.
 _GENERIC_IDENTIFIER_TYPES = frozenset({"identifier", "name", "variable_name", "simple_identifier", "constant"})
@@ -36,7 +36,7 @@ _SCOPE_PATTERN = re.compile(r"^\s*\(([A-Za-z_][A-Za-z0-9_]*)\)\s*@local\.scope\b
 _IDENTIFIER_PATTERN = re.compile(r"^\s*\(([A-Za-z_][A-Za-z0-9_]*)\)\s*@identifier\b", re.MULTILINE)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def identifier_node_types(language: str) -> frozenset[str]:
     """Node types that are identifiers in ``language``: the top-level
     ``(type) @identifier`` patterns of its ``identifiers.scm``, else every
@@ -51,8 +51,10 @@ def identifier_node_types(language: str) -> frozenset[str]:
     kinds = set()
     for kind_id in range(lang.node_kind_count):
         name = lang.node_kind_for_id(kind_id)
-        if name and lang.node_kind_is_named(kind_id) and (
-            name in _GENERIC_IDENTIFIER_TYPES or name.endswith("_identifier")
+        if (
+            name
+            and lang.node_kind_is_named(kind_id)
+            and (name in _GENERIC_IDENTIFIER_TYPES or name.endswith("_identifier"))
         ):
             kinds.add(name)
     return frozenset(kinds)
@@ -63,7 +65,7 @@ def is_identifier_node_type(language: str, node_type: str) -> bool:
     return node_type in identifier_node_types(language)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scope_node_types(language: str) -> frozenset[str]:
     """Node types that open a scope: the ``(type) @local.scope`` patterns of
     ``locals.scm`` (scope patterns must be that simple; a test checks it)."""
@@ -194,7 +196,7 @@ class _Spec:
         self.query = query
         for i in range(query.pattern_count):
             self.settings[i] = query.pattern_settings(i).get("scope")
-        for i, pattern in enumerate(kept):
+        for pattern in kept:
             flat = " ".join(re.sub(r";[^\n]*", "", pattern).split())
             m0 = _SIMPLE_K0.match(flat)
             m1 = _SIMPLE_K1.match(flat)
@@ -238,6 +240,6 @@ class _Spec:
         return plan
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def classify_spec(language: str) -> _Spec:
     return _Spec(language)

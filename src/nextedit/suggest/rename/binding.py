@@ -24,9 +24,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nextedit.suggest.suggester import DocumentStateView
 from nextedit.suggest.model import SilenceReason
 from nextedit.suggest.rename.evidence import RenameEvidence
+from nextedit.suggest.suggester import DocumentStateView
 from nextedit.text import Document, utf8
 
 log = logging.getLogger(__name__)
@@ -135,14 +135,12 @@ def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _B
         prev_b = b + len(new_b)
     byte_parts.append(source[prev_b:])
     # tree edits in descending order: each stays valid for the text left by the previous
-    for cp, b in zip(reversed(sites), reversed(site_bytes)):
+    for cp, b in zip(reversed(sites), reversed(site_bytes), strict=False):
         row, col = document.point_at(cp)
         applied.append(
             _RevertEdit(b, b + len(new_b), b + len(old_b), (row, col), (row, col + len(new_b)), (row, col + len(old_b)))
         )
-    return _Before(
-        document, sites, old, new, b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b)
-    )
+    return _Before(document, sites, old, new, b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b))
 
 
 def map_to_before(cp: int, sites: list[int], old: str, new: str) -> int:
@@ -254,9 +252,20 @@ def _owned_by(node, source: bytes, receiver: bytes) -> bool:  # type: ignore[no-
     anc = node.parent
     while anc is not None:
         for field in ("type", "name"):
-            if anc.type in ("impl_item", "trait_item", "enum_item", "struct_item", "class_specifier",
-                            "struct_specifier", "namespace_definition", "mod_item", "class_declaration",
-                            "enum_declaration", "interface_declaration", "class_definition"):
+            if anc.type in (
+                "impl_item",
+                "trait_item",
+                "enum_item",
+                "struct_item",
+                "class_specifier",
+                "struct_specifier",
+                "namespace_definition",
+                "mod_item",
+                "class_declaration",
+                "enum_declaration",
+                "interface_declaration",
+                "class_definition",
+            ):
                 child = anc.child_by_field_name(field)
                 if child is not None:
                     text = source[child.start_byte : child.end_byte].split(b"<")[0].strip()

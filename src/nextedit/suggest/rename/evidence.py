@@ -21,10 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nextedit.history import DeveloperEdit, is_identifier
-from nextedit.suggest.suggester import SuggestContext
 from nextedit.suggest.model import TextEditCp
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
-
 
 # how many of the newest edits may carry the rename evidence
 _LOOKBACK = 3

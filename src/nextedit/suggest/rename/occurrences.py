@@ -18,9 +18,9 @@ import logging
 import re
 from collections.abc import Sequence
 
-from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.suggest.model import TextEditCp, TriggerKind
-from nextedit.suggest.rename.binding import is_definition_name, in_import
+from nextedit.suggest.rename.binding import in_import, is_definition_name
+from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.text import utf8
 
 log = logging.getLogger(__name__)
@@ -52,9 +52,11 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
         ):
             out.append(TextEditCp(edit.start_cp, edit.end_cp, f"{old}: {new}"))
             continue
-        fields = {"field_initializer": ("field", "value"), "pair": ("key", "value"), "pair_pattern": ("key", "value")}.get(
-            parent.type
-        )
+        fields = {
+            "field_initializer": ("field", "value"),
+            "pair": ("key", "value"),
+            "pair_pattern": ("key", "value"),
+        }.get(parent.type)
         if fields is not None:
             key = parent.child_by_field_name(fields[0])
             value = parent.child_by_field_name(fields[1])

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import logging
 
-from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
     binding_in_before,
@@ -63,14 +62,14 @@ from nextedit.suggest.rename.binding import (
     token_occurrences,
 )
 from nextedit.suggest.rename.evidence import (
-    describe_evidence,
     RenameEvidence,
+    describe_evidence,
     evidence_edits,
     find_evidence,
+    identifier_renames,
     kept_on_purpose,
     renamed_sites,
     renames_back,
-    identifier_renames,
 )
 from nextedit.suggest.rename.occurrences import (
     cross_file_edits,
@@ -78,7 +77,7 @@ from nextedit.suggest.rename.occurrences import (
     fallback_group,
     shorthand_fields,
 )
-
+from nextedit.suggest.suggester import Proposal, SuggestContext
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
 log = logging.getLogger(__name__)
@@ -164,7 +163,7 @@ class RenameSuggester:
 
         site_set = {map_to_before(s, sites, old, new) for s in sites}
         edits: list[TextEditCp] = []
-        for start_b, end_b in ranges_before:
+        for start_b, _end_b in ranges_before:
             if start_b in site_set:
                 continue
             start = map_from_before(start_b, sites, old, new)
@@ -243,8 +242,7 @@ class RenameSuggester:
                             edits=tuple(cross),
                             score=base_score - 0.1,
                             suggester=self.name,
-                            evidence=evidence
-                            + (f"{len(cross)} reference(s) to the top-level {old} in {other.uri}",),
+                            evidence=evidence + (f"{len(cross)} reference(s) to the top-level {old} in {other.uri}",),
                             fingerprint=rename_fingerprint(other.uri, old, new),
                             target_cp=cross[0].start_cp,
                             new_name=new,

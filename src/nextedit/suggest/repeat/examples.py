@@ -19,7 +19,6 @@ from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.text import glued, lines_back, lines_forward, trim_edit
 from nextedit.suggest.repeat.tokens import Tok, tokenize
 
-
 # how many lines around an edit we look at for context
 _WINDOW_LINES = 3
 # limits to keep the cost bounded by the edit size
@@ -74,7 +73,9 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     if pre + suf >= len(edit.old) and pre + suf >= len(edit.new):
         return None  # no change
     ws = max(lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
-    we = min(lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS)
+    we = min(
+        lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS
+    )
     clip_left = ws > 0 and text[ws - 1] != "\n"
     clip_right = we < len(text) and text[we - 1] != "\n"
     after = text[ws:we]

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 
-
 _HOLE_PATTERNS = {
     IDENT: r"[^\W\d]\w*",
     NUMBER: r"\d[\w.]*",

@@ -22,7 +22,6 @@ from nextedit.suggest.repeat.model import Rule, make_rule
 from nextedit.suggest.repeat.text import reads_as_prose
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING, Tok, tokenize
 
-
 _MAX_CONTEXT_TOKENS = 8
 
 
@@ -44,9 +43,7 @@ def _specificity(toks: Sequence[Tok], holes: set[int] = frozenset()) -> float:
     return sum(0.3 if i in holes else _tok_weight(t) for i, t in enumerate(toks))
 
 
-def _template(
-    text: str, toks: Sequence[Tok], lo: int, hi: int, holes: dict[int, int]
-) -> list[str | int]:
+def _template(text: str, toks: Sequence[Tok], lo: int, hi: int, holes: dict[int, int]) -> list[str | int]:
     """Text of ``toks[lo:hi]`` with gaps, hole tokens replaced by hole ids."""
     if lo >= hi:
         return []
@@ -105,9 +102,7 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
         return []
     last = examples[-1]
     rules: list[Rule] = []
-    agreeing = [
-        e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None
-    ]
+    agreeing = [e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None]
     if agreeing:
         rules.extend(_anti_unify(last, agreeing[-1]))
     line = _line_rule(last)
@@ -190,7 +185,7 @@ def _change_holes(
     kinds: list[str] = []
     b_holes: dict[int, int] = {}
     a_holes: dict[int, int] = {}
-    for j, (ta, tb) in enumerate(zip(ao, bo)):
+    for j, (ta, tb) in enumerate(zip(ao, bo, strict=False)):
         if ta.text == tb.text:
             continue
         if ta.kind != tb.kind or ta.kind not in _SPECIFIC_KINDS:
@@ -200,7 +195,7 @@ def _change_holes(
             holes[key] = len(kinds)
             kinds.append(ta.kind)
         b_holes[a.p + j] = holes[key]
-    for j, (ta, tb) in enumerate(zip(an, bn)):
+    for j, (ta, tb) in enumerate(zip(an, bn, strict=False)):
         if ta.text == tb.text:
             continue
         key = (ta.text, tb.text)

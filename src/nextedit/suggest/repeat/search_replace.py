@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
-from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
 from nextedit.suggest.repeat.model import Rule, Site
+from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals
 from nextedit.suggest.repeat.text import align_lines, trim_edit
+from nextedit.suggest.suggester import Proposal, SuggestContext
 
 __all__ = [
     "SearchReplaceSuggester",

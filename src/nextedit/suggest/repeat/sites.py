@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from nextedit.suggest.repeat.model import Rule, Site
 from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
 
-
 # a site region (the lines a match may span) longer than this is skipped
 _MAX_REGION_CHARS = 4000
 # anchor occurrences examined per rule
@@ -120,9 +119,7 @@ def _matches(text: str, rule: Rule, scan: _Scan):
             pos = text.find(lit, pos + 1)
 
 
-def find_sites(
-    text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200
-) -> list[Site]:
+def find_sites(text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200) -> list[Site]:
     """Every match of ``rule.before`` whose rewrite changes the text."""
     return scan_sites(text, rule, exclude, limit)[0]
 
@@ -213,7 +210,9 @@ def node_category(types: Sequence[str]) -> tuple[str, str | None]:
     return coarse, fine
 
 
-def same_category(sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]) -> list[Site]:
+def same_category(
+    sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]
+) -> list[Site]:
     """The sites whose syntactic context is the example's: never from code
     into a string or comment (or back); and, unless the change only
     substitutes identifiers one for one, in the same kind of list (a parameter

@@ -27,11 +27,11 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
-from nextedit.syntax import enclosing_node
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
+from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.syntax import enclosing_node
 
 __all__ = ["RepeatEditSuggester", "repeat_proposals", "repeat_fingerprint"]
 
@@ -160,9 +160,7 @@ class RepeatEditSuggester:
                     score=max(0.05, confidence - 0.05 * rank),
                     suggester=self.name,
                     evidence=evidence,
-                    fingerprint=repeat_fingerprint(
-                        context.uri, rule.before_text, rule.after_text, site.match_text
-                    ),
+                    fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                     cursor_cp=site.start + len(site.new_text),
                     extra={
                         "rule_evidence": rule.evidence,

@@ -65,13 +65,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from nextedit.suggest.repeat.examples import EditExample, example_from_edit
-from nextedit.suggest.repeat.model import PastEdit, Proposal, Rule, Site
-from nextedit.suggest.repeat.rules import acceptable, rules_for
-from nextedit.suggest.repeat.sites import same_category, find_sites, scan_sites
 
 # re-exported: imported from here by callers and tests
-from nextedit.suggest.repeat.model import make_rule  # noqa: F401
-from nextedit.suggest.repeat.sites import node_category  # noqa: F401
+from nextedit.suggest.repeat.model import (
+    PastEdit,
+    Proposal,
+    Rule,
+    Site,
+    make_rule,  # noqa: F401
+)
+from nextedit.suggest.repeat.rules import acceptable, rules_for
+from nextedit.suggest.repeat.sites import (
+    find_sites,
+    node_category,  # noqa: F401
+    same_category,
+    scan_sites,
+)
 from nextedit.suggest.repeat.text import align_lines, trim_edit  # noqa: F401
 
 __all__ = [
@@ -163,7 +172,7 @@ def synthesize(
 
 def _top_down(edits: Sequence[PastEdit]) -> bool:
     """The developer works down the file: every edit below the previous one."""
-    return len(edits) >= 2 and all(b.start >= a.start for a, b in zip(edits, edits[1:]))
+    return len(edits) >= 2 and all(b.start >= a.start for a, b in zip(edits, edits[1:], strict=False))
 
 
 def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> bool:

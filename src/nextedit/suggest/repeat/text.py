@@ -54,8 +54,10 @@ def trim_edit(old: str, new: str) -> tuple[int, int, int]:
 
 def glued(text: str, pos: int) -> bool:
     """True when the chars at ``pos-1`` and ``pos`` are both word chars."""
-    return 0 < pos < len(text) and (text[pos - 1].isalnum() or text[pos - 1] == "_") and (
-        text[pos].isalnum() or text[pos] == "_"
+    return (
+        0 < pos < len(text)
+        and (text[pos - 1].isalnum() or text[pos - 1] == "_")
+        and (text[pos].isalnum() or text[pos] == "_")
     )
 
 
