@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from nextedit import __version__
 from nextedit.acp import wire
@@ -185,7 +185,7 @@ NOTIFICATIONS: dict[str, Callable[[Agent, Any], None]] = {
 # -- framing ---------------------------------------------------------------------------
 
 
-def _valid_id(value: Any) -> bool:
+def _valid_id(value: Any) -> TypeGuard[str | int]:
     return isinstance(value, str | int) and not isinstance(value, bool)
 
 
@@ -217,7 +217,7 @@ def receive(agent: Agent, line: bytes | str | dict[str, Any]) -> SuggestJob | No
         )
         return None
     params = message.get("params", {})
-    if has_id:
+    if has_id and _valid_id(request_id):  # (an invalid id was answered above)
         return _request(agent, request_id, method, params)
     _notification(agent, method, params)
     return None

@@ -96,7 +96,9 @@ class ClientCapabilities(_Wire):
 
 class InitializeParams(_Wire):
     protocol_version: UInt = Field(alias="protocolVersion")
-    client_capabilities: ClientCapabilities = Field(default_factory=ClientCapabilities, alias="clientCapabilities")
+    client_capabilities: ClientCapabilities = Field(
+        default_factory=lambda: ClientCapabilities.model_validate({}), alias="clientCapabilities"
+    )
 
 
 def kinds_from_wire(capabilities: ClientCapabilities) -> SuggestionKinds:

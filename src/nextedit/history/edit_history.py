@@ -75,7 +75,7 @@ _TOKEN_RE = re.compile(r"[\w$]+|\s+|[^\w\s$]")
 
 def is_identifier(text: str | None) -> bool:
     """Whether ``text`` is exactly one identifier token (``foo_bar``, ``$el``, ``été``)."""
-    return bool(text) and IDENTIFIER_RE.fullmatch(text) is not None
+    return text is not None and IDENTIFIER_RE.fullmatch(text) is not None
 
 
 def _is_word_char(ch: str) -> bool:
@@ -387,17 +387,21 @@ class EditHistory:
         document = self._document
         start, entry_old, entry_new = _trim(entry.start, entry.old, entry.new)
         end = start + len(entry_new)
-        base = dict(
-            uri=self.uri,
-            seq=entry.seq,
-            version=entry.version,
-            start_cp=start,
-            old_text=entry_old,
-            new_text=entry_new,
-            keystrokes=entry.keystrokes,
-        )
+
+        def described(**context: Any) -> DeveloperEdit:
+            return DeveloperEdit(
+                uri=self.uri,
+                seq=entry.seq,
+                version=entry.version,
+                start_cp=start,
+                old_text=entry_old,
+                new_text=entry_new,
+                keystrokes=entry.keystrokes,
+                **context,
+            )
+
         if document is None or end > len(document.text):
-            return DeveloperEdit(**base)
+            return described()
         text = document.text
         first = document.line_of(start)
         last_line = document.line_of(end)
@@ -421,8 +425,7 @@ class EditHistory:
             if (not new_tok or is_identifier(new_tok)) and (not old_tok or is_identifier(old_tok)):
                 old_token, new_token, token_start = old_tok, new_tok, tok_start
 
-        return DeveloperEdit(
-            **base,
+        return described(
             before_lines=before,
             after_lines=after,
             lines_start_cp=lines_start,

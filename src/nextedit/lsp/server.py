@@ -27,6 +27,7 @@ never touched from two threads. Suggestions take milliseconds.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -248,7 +249,7 @@ def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[typ
     return actions or None
 
 
-def _kind_wanted(only: list[str] | None) -> bool:
+def _kind_wanted(only: Sequence[str] | None) -> bool:
     if not only:
         return True
     ours = str(convert.CODE_ACTION_KIND.value)

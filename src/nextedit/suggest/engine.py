@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from nextedit.suggest import filters, jump, rank
 from nextedit.suggest.model import (
@@ -31,6 +32,7 @@ from nextedit.suggest.model import (
     SuggestionKinds,
     SuggestOutcome,
     SuggestRequest,
+    TextEditCp,
 )
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
@@ -124,7 +126,9 @@ class SuggestionEngine:
             if why is not None:
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered ({why})")
                 continue
-            edits = filters.clean_edits(candidate, workspace.get(candidate.uri).document.text) or ()
+            target = workspace.get(candidate.uri)
+            assert target is not None  # filters.check dropped candidates for documents not open
+            edits = filters.clean_edits(candidate, target.document.text) or ()
             final = rank.score(candidate, context, self.acceptance)
             kept.append(dataclasses.replace(candidate, edits=edits, score=final))
         if not kept:
@@ -152,7 +156,7 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
         # editor applies it and asks again for the next one
         fallback = candidate.extra.get("fallback_edits")
         if fallback:
-            wanted = set(fallback)  # type: ignore[arg-type]
+            wanted = set(cast("tuple[TextEditCp, ...]", fallback))
             edits = tuple(e for e in candidate.edits if e in wanted) or candidate.edits
             return dataclasses.replace(candidate, kind="edit", edits=edits)
         return dataclasses.replace(candidate, kind="edit")

@@ -33,6 +33,9 @@ import difflib
 import logging
 import re
 
+from tree_sitter import Node
+
+from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
 
@@ -137,7 +140,7 @@ class SignatureSuggester:
                 return result
         return SilenceReason.NO_EVIDENCE
 
-    def _for_edit(self, context: SuggestContext, edit) -> Proposal | None:  # type: ignore[no-untyped-def]
+    def _for_edit(self, context: SuggestContext, edit: DeveloperEdit) -> Proposal | None:
         from nextedit.syntax import scopes
 
         state = context.state
@@ -152,13 +155,19 @@ class SignatureSuggester:
             parent = node.parent
             if parent is not None and parent.child_by_field_name("parameters") is not None:
                 candidate = parent.child_by_field_name("parameters")
-                if candidate.start_byte == node.start_byte and candidate.end_byte == node.end_byte:
+                if (
+                    candidate is not None
+                    and candidate.start_byte == node.start_byte
+                    and candidate.end_byte == node.end_byte
+                ):
                     params = node
                     break
             node = parent
         if params is None or not (params.start_byte <= start_b and end_b <= params.end_byte):
             return None
         definition = params.parent
+        if definition is None:
+            return None
         name_node = definition.child_by_field_name("name")
         if name_node is None:
             return None
@@ -253,7 +262,7 @@ class SignatureSuggester:
         ]
 
 
-def _call_of(ident):  # type: ignore[no-untyped-def]
+def _call_of(ident: Node | None) -> Node | None:
     """The call node whose callee is ``ident`` (``f(…)``, ``obj.f(…)``, ``T::f(…)``)."""
     if ident is None or ident.parent is None:
         return None
@@ -289,7 +298,7 @@ _OWNERS = frozenset(
 )
 
 
-def _owner_name(definition, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]
+def _owner_name(definition: Node, source: bytes) -> bytes | None:
     """The type a method is defined in (``impl Foo``, ``class Foo``), else ``None``."""
     anc = definition.parent
     while anc is not None:
@@ -306,14 +315,14 @@ def _owner_name(definition, source: bytes) -> bytes | None:  # type: ignore[no-u
     return None
 
 
-def _definitions_named(root, source: bytes, name: str) -> int:  # type: ignore[no-untyped-def]
+def _definitions_named(root: Node, source: bytes, name: str) -> int:
     """How many function definitions in the file are named ``name`` (cheap text scan first)."""
     pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(name.encode()) + rb"\b")
     count = len(pattern.findall(source))
     return count if count else 1
 
 
-def _same_callee(call, ident, source: bytes, owner: bytes | None, unique: bool) -> bool:  # type: ignore[no-untyped-def]
+def _same_callee(call: Node, ident: Node, source: bytes, owner: bytes | None, unique: bool) -> bool:
     """Whether ``call`` calls the changed function (not a same-named one of another type)."""
     parent = ident.parent
     if parent is None or parent.id == call.id:

@@ -29,7 +29,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -52,19 +52,27 @@ __all__ = [
 class FocusView(Protocol):
     """What ``didFocus`` told us: cursor and visible range (cp offsets)."""
 
-    version: int
-    cursor_cp: int
-    visible_cp: tuple[int, int]
+    @property
+    def version(self) -> int: ...
+    @property
+    def cursor_cp(self) -> int: ...
+    @property
+    def visible_cp(self) -> tuple[int, int]: ...
 
 
 class DocumentStateView(Protocol):
     """One open document as the engine sees it (``session.DocumentState``)."""
 
-    document: Document
-    language: str | None  # grammar name, None = plain tokens
-    syntax: Any  # nextedit.syntax.SyntaxTree | None
-    history: EditHistory
-    focus: FocusView | None
+    @property
+    def document(self) -> Document: ...
+    @property
+    def language(self) -> str | None: ...  # grammar name, None = plain tokens
+    @property
+    def syntax(self) -> Any: ...  # nextedit.syntax.SyntaxTree | None
+    @property
+    def history(self) -> EditHistory: ...
+    @property
+    def focus(self) -> FocusView | None: ...
 
     @property
     def uri(self) -> str: ...
@@ -75,7 +83,7 @@ class WorkspaceView(Protocol):
 
     def get(self, uri: str) -> DocumentStateView | None: ...
 
-    def states(self) -> list[DocumentStateView]: ...
+    def states(self) -> Sequence[DocumentStateView]: ...
 
 
 Proposal = list[Candidate] | SilenceReason

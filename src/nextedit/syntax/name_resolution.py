@@ -163,7 +163,7 @@ class _Names:
     """Per (tree version, name) classification cache, kept on the tree memo."""
 
     starts: list[int]
-    occ: dict[int, Occurrence | None]
+    occ: dict[int, int | Occurrence | None]  # see Resolver.classify
 
 
 class Resolver:
@@ -299,7 +299,8 @@ class Resolver:
     def _destructured(self, occ: Occurrence, node: tree_sitter.Node, parent: tree_sitter.Node) -> None:
         """JS/TS: a name bound by a destructuring pattern at any depth."""
         wrappers, roots = self.destructuring  # type: ignore[misc]
-        child, cur = node, parent
+        child: tree_sitter.Node = node
+        cur: tree_sitter.Node | None = parent
         hoist = False
         while cur is not None and cur.type in wrappers:
             field = wrappers[cur.type]
@@ -434,7 +435,7 @@ class Resolver:
         redirect: dict[int, str] = {}
         for o in all_defs:
             if o.setting in ("global", "nonlocal"):
-                redirect[self.chain(o.node, reference=False)[0]] = o.setting  # type: ignore[assignment]
+                redirect[self.chain(o.node, reference=False)[0]] = o.setting
         for o in all_defs:
             if o.setting == "global":
                 defs.setdefault(self.root_id, []).append(o)
@@ -461,9 +462,9 @@ class Resolver:
             if v == _MEMBER:
                 out[start] = _MEMBER_KEY
                 continue
-            o = v if isinstance(v, Occurrence) else None
-            if o is not None and (o.member or o.keyword):
-                out[start] = _MEMBER_KEY if o.member else _KEYWORD_KEY
+            found = v if isinstance(v, Occurrence) else None
+            if found is not None and (found.member or found.keyword):
+                out[start] = _MEMBER_KEY if found.member else _KEYWORD_KEY
                 continue
             end = start + n
             while j < len(intervals) and intervals[j][0] <= start:
@@ -473,10 +474,10 @@ class Resolver:
                 j += 1
             while stack and stack[-1][1] < end:
                 stack.pop()
-            if o is not None and o.def_scope is not None and o.setting != "nonlocal":
-                if o.setting == "global" or o.def_scope not in redirect:
-                    k = ("scope", o.def_scope, o.visible_from if self.sequential else 0)
-                    out[start] = interned.setdefault(k, k)
+            if found is not None and found.def_scope is not None and found.setting != "nonlocal":
+                if found.setting == "global" or found.def_scope not in redirect:
+                    scope_key = ("scope", found.def_scope, found.visible_from if self.sequential else 0)
+                    out[start] = interned.setdefault(scope_key, scope_key)
                     continue
             key: tuple | None = None
             k = len(stack) - 1

@@ -168,7 +168,7 @@ class _Spec:
         self._plans: dict[str, _TypePlan] = {}
         # (capture, capture type, parent type, depth, simple field or "", simple?)
         self._entries: list[tuple[str, str | None, str | None, int, str | None, bool]] = []
-        self.root_types = set()
+        self.root_types: set[str] = set()
         if not text:
             return
         lang = get_language(language)
@@ -184,7 +184,7 @@ class _Spec:
             return
         # node types a pattern may start at ("_" = any): a query context is
         # never the tree's root unless a pattern can start there
-        self.root_types: set[str] = set()
+        self.root_types = set()
         for pattern in kept:
             m = re.match(r"^[(\s\[]*([A-Za-z_]\w*)", pattern)
             self.root_types.add(m.group(1) if m else "_")

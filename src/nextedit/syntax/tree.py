@@ -34,12 +34,18 @@ __all__ = ["SyntaxTree", "TreeEdit"]
 class TreeEdit(Protocol):
     """What :meth:`SyntaxTree.apply_edit` reads from an edit."""
 
-    start_byte: int
-    old_end_byte: int
-    new_end_byte: int
-    start_point: tuple[int, int]
-    old_end_point: tuple[int, int]
-    new_end_point: tuple[int, int]
+    @property
+    def start_byte(self) -> int: ...
+    @property
+    def old_end_byte(self) -> int: ...
+    @property
+    def new_end_byte(self) -> int: ...
+    @property
+    def start_point(self) -> tuple[int, int]: ...
+    @property
+    def old_end_point(self) -> tuple[int, int]: ...
+    @property
+    def new_end_point(self) -> tuple[int, int]: ...
 
 
 class SyntaxTree:
@@ -153,9 +159,14 @@ def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
             start_byte=edit.start_byte,
             old_end_byte=edit.old_end_byte,
             new_end_byte=edit.new_end_byte,
-            start_point=tuple(edit.start_point),
-            old_end_point=tuple(edit.old_end_point),
-            new_end_point=tuple(edit.new_end_point),
+            start_point=_point(edit.start_point),
+            old_end_point=_point(edit.old_end_point),
+            new_end_point=_point(edit.new_end_point),
         )
         any_edit = True
     return any_edit
+
+
+def _point(point: tuple[int, int]) -> tuple[int, int]:
+    """A ``(row, column)`` tuple, whatever sequence the edit holds it in."""
+    return (point[0], point[1])

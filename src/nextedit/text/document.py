@@ -146,6 +146,7 @@ class Document:
 
     def _flush(self) -> None:
         base, win = self._text, self._win
+        assert win is not None
         self._text = "".join((base[: self._ws], win, base[self._we :]))
         self._win = None
 
@@ -153,6 +154,7 @@ class Document:
         """``(start, end)`` (window-relative, end before the terminator) of the
         window's ``k``-th line, or None when that line is not in the window."""
         win = self._win
+        assert win is not None
         start = 0
         for match in _LINE_BREAK.finditer(win):
             if k == 0:
@@ -166,6 +168,7 @@ class Document:
     def _win_line_of(self, rel: int) -> tuple[int, int]:
         """``(line, start_rel)`` of a window-relative offset ``0 <= rel <= len(win)``."""
         line, start = self._wline, 0
+        assert self._win is not None
         for match in _LINE_BREAK.finditer(self._win):
             if match.end() > rel:
                 break
@@ -174,6 +177,7 @@ class Document:
         return line, start
 
     def _in_window(self, cp: int) -> bool:
+        assert self._win is not None
         return self._ws <= cp <= self._ws + len(self._win)
 
     # -- line index --------------------------------------------------------

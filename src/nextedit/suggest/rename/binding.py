@@ -24,9 +24,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from nextedit.suggest.model import SilenceReason
 from nextedit.suggest.rename.evidence import RenameEvidence
 from nextedit.suggest.suggester import DocumentStateView
+from nextedit.syntax import SyntaxTree
 from nextedit.text import Document, utf8
 
 log = logging.getLogger(__name__)
@@ -200,7 +203,7 @@ _MEMBER_ACCESS = {
 _PATH_ACCESS = frozenset({"scoped_identifier", "scoped_type_identifier", "qualified_identifier"})
 
 
-def _receiver(node, source: bytes) -> bytes | None:  # type: ignore[no-untyped-def]
+def _receiver(node: Node, source: bytes) -> bytes | None:
     """The receiver/path text when ``node`` is the member part of an access."""
     parent = node.parent
     if parent is None:
@@ -217,7 +220,9 @@ def _receiver(node, source: bytes) -> bytes | None:  # type: ignore[no-untyped-d
     return source[receiver.start_byte : receiver.end_byte]
 
 
-def _refine_binding(tree, source: bytes, ranges: list[tuple[int, int]], anchor_b: int) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _refine_binding(
+    tree: SyntaxTree, source: bytes, ranges: list[tuple[int, int]], anchor_b: int
+) -> list[tuple[int, int]]:
     """Narrow the syntax layer's binding where it is known to be too wide."""
     root = tree.root
     nodes = [(r, root.named_descendant_for_byte_range(r[0], r[1])) for r in ranges]
@@ -245,7 +250,7 @@ def _refine_binding(tree, source: bytes, ranges: list[tuple[int, int]], anchor_b
     return ranges
 
 
-def _owned_by(node, source: bytes, receiver: bytes) -> bool:  # type: ignore[no-untyped-def]
+def _owned_by(node: Node, source: bytes, receiver: bytes) -> bool:
     """Whether ``node`` lies in the body of a type/namespace named like the
     path ``receiver``'s last segment (or is not inside any such owner)."""
     last = re.split(rb"::|\.", receiver)[-1].split(b"<")[0].strip()
@@ -274,7 +279,7 @@ def _owned_by(node, source: bytes, receiver: bytes) -> bool:  # type: ignore[no-
     return True
 
 
-def _split_except_clauses(nodes, anchor) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _split_except_clauses(nodes: list[tuple[tuple[int, int], Node | None]], anchor: Node) -> list[tuple[int, int]]:
     """Python: each ``except … as NAME`` clause binds NAME for itself."""
     clauses = []
     for _, n in nodes:
@@ -293,23 +298,15 @@ def _split_except_clauses(nodes, anchor) -> list[tuple[int, int]]:  # type: igno
     return [r for r, _ in nodes if not any(c[0] <= r[0] < c[1] for c in clauses)]
 
 
-def token_occurrences(text: str, anchor_cp: int, name: str) -> list[tuple[int, int]]:
+def token_occurrences(text: str, anchor_cp: int) -> list[tuple[int, int]]:
     """Same-name occurrences when there is no grammar (plain tokens)."""
-    try:
-        from nextedit.syntax.tokens import same_name_occurrences
-    except ImportError:
-        same_name_occurrences = None
-    if same_name_occurrences is not None:
-        try:
-            return [tuple(r) for r in same_name_occurrences(text, anchor_cp)]  # type: ignore[misc]
-        except Exception:  # noqa: BLE001
-            log.exception("same_name_occurrences failed")
-            return []
-    pattern = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
-    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+    from nextedit.syntax.tokens import same_name_occurrences
+
+    return same_name_occurrences(text, anchor_cp) or []
 
 
-def is_definition_name(node) -> bool:  # type: ignore[no-untyped-def]
+def is_definition_name(node: Node) -> bool:
+    """Whether ``node`` is the name its parent defines (``name``, ``left``, ``declarator``, ``pattern`` field)."""
     parent = node.parent
     if parent is None:
         return False
@@ -320,7 +317,8 @@ def is_definition_name(node) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def in_import(node) -> bool:  # type: ignore[no-untyped-def]
+def in_import(node: Node) -> bool:
+    """Whether ``node`` sits in an import / use declaration (a few levels up)."""
     anc = node.parent
     hops = 0
     while anc is not None and hops < 5:
@@ -331,7 +329,7 @@ def in_import(node) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _is_file_level(tree, ranges: Iterable[tuple[int, int]]) -> bool:  # type: ignore[no-untyped-def]
+def _is_file_level(tree: SyntaxTree, ranges: Iterable[tuple[int, int]]) -> bool:
     """Whether one occurrence is a definition whose scope is the whole file."""
     from nextedit.syntax import scopes
 

@@ -66,7 +66,7 @@ def identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] 
     """
     cached = edit.extra.get("identifier_renames", False)
     if cached is not False:
-        return cached  # type: ignore[return-value]
+        return cached
     result = _identifier_renames(edit)
     edit.extra["identifier_renames"] = result
     return result

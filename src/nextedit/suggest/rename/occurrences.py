@@ -18,6 +18,8 @@ import logging
 import re
 from collections.abc import Sequence
 
+from tree_sitter import Node
+
 from nextedit.suggest.model import TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
@@ -139,7 +141,7 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
     return [e for e in edits if inside(span, e)]
 
 
-def _is_member(node) -> bool:  # type: ignore[no-untyped-def]
+def _is_member(node: Node) -> bool:
     """``obj.name``-like: the identifier is the attribute/field part of an access."""
     parent = node.parent
     if parent is None:

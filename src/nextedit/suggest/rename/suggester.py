@@ -159,7 +159,7 @@ class RenameSuggester:
                 return SilenceReason.NO_CANDIDATES
             ranges_before, file_level = resolved
         else:
-            ranges_before = token_occurrences(before.text, anchor_before, old)
+            ranges_before = token_occurrences(before.text, anchor_before)
 
         site_set = {map_to_before(s, sites, old, new) for s in sites}
         edits: list[TextEditCp] = []

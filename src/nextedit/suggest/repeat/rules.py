@@ -39,7 +39,7 @@ def _tok_weight(t: Tok) -> float:
     return 0.25 if len(t.text) == 1 else 0.5
 
 
-def _specificity(toks: Sequence[Tok], holes: set[int] = frozenset()) -> float:
+def _specificity(toks: Sequence[Tok], holes: frozenset[int] | set[int] = frozenset()) -> float:
     return sum(0.3 if i in holes else _tok_weight(t) for i, t in enumerate(toks))
 
 

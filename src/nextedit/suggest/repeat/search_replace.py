@@ -22,7 +22,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
@@ -84,12 +84,13 @@ def numbered_pattern(rule: Rule) -> tuple[str, str]:
         pattern = pattern.replace(f"(?P={name})", f"\\{n}")
     replacement = rule.replacement
     for name, n in number.items():
-        replacement = re.sub(
-            re.escape(f"\\g<{name}>") + r"(?=(\d?))",
-            lambda m, n=n: f"\\g<{n}>" if m.group(1) else f"\\{n}",
-            replacement,
-        )
+        replacement = re.sub(re.escape(f"\\g<{name}>") + r"(?=(\d?))", _group_reference(n), replacement)
     return pattern, replacement
+
+
+def _group_reference(n: int) -> Callable[[re.Match[str]], str]:
+    """``\\n``, or ``\\g<n>`` when a digit follows (``\\10`` would be group 10)."""
+    return lambda m: f"\\g<{n}>" if m.group(1) else f"\\{n}"
 
 
 def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, bool, list[TextEditCp]] | None:
