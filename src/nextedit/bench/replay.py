@@ -302,6 +302,30 @@ class Replayer:
             )
         if error:
             verdict.reason = f"error: {error}"
+        # LOCAL HACK (lead's scratch): strict stick until the bench branch lands
+        if first is not None and first.get("kind") == "searchAndReplace" and first.get("isRegex"):
+            import re as _re
+
+            if _re.search(r"\(\?|\\[wdsbWDSB]|\\[1-9]|[\^$]", first.get("search", "")) or "\\" in first.get(
+                "replace", ""
+            ):
+                verdict.correct = False
+                verdict.reason = "non-portable regex"
+        if first is not None and first.get("kind") == "jump" and verdict.correct:
+            fparams = dict(params, position=first["position"], triggerKind="automatic")
+            fres = t.send_request("nes/suggest", fparams, timeout=self.request_timeout) or {}
+            fs = fres.get("suggestions") or []
+            ffirst = fs[0] if fs else None
+            if ffirst is None or ffirst.get("kind") == "jump":
+                verdict.correct = False
+                verdict.reason = "followed jump: " + ("silence" if ffirst is None else "another jump")
+            else:
+                fv = judge(ffirst, q, docs, self.agent_encoding, enc, tracker)
+                if not fv.correct:
+                    verdict.correct = False
+                    verdict.reason = "followed jump: " + str(fv.reason)
+                    if ffirst.get("id") is not None:
+                        t.send_notification("nes/reject", {"sessionId": sid, "id": ffirst["id"], "reason": "ignored"})
         if first is not None and not verdict.correct and first.get("id") is not None:
             t.send_notification("nes/reject", {"sessionId": sid, "id": first["id"], "reason": "ignored"})
         qr = QueryResult(

@@ -23,17 +23,17 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable
-from typing import cast
+from dataclasses import dataclass
 
-from nextedit.suggest import filters, jump, rank
+from nextedit.suggest import filters, jump
 from nextedit.suggest.model import (
     Candidate,
     SilenceReason,
     SuggestionKinds,
     SuggestOutcome,
     SuggestRequest,
-    TextEditCp,
 )
+from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
@@ -67,10 +67,15 @@ class SuggestionEngine:
         *,
         threshold: float = 0.5,
         max_results: int = 3,
+        strict: bool = False,
+        ranker: Ranker | None = None,
     ) -> None:
         self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
         self.threshold = threshold
         self.max_results = max_results
+        # raise a suggester's exception instead of logging it (tests run strict)
+        self.strict = strict
+        self.ranker = ranker if ranker is not None else Ranker()
         # suggester name -> past acceptance rate (set by the session from the feedback log)
         self.acceptance: Callable[[str], float | None] | None = None
 
@@ -82,9 +87,34 @@ class SuggestionEngine:
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
     ) -> SuggestOutcome:
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled)
+        notes = list(ranking.notes)
+        if ranking.reason is not None or ranking.context is None:
+            return SuggestOutcome((), ranking.reason, tuple(notes))
+        kept = ranking.candidates
+        strong = [c for c in kept if c.score >= self.threshold]
+        if not strong:
+            notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
+            return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
+
+        fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
+        if not fitted:
+            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
+        planned = [c for c in jump.plan(fitted, ranking.context) if c.fingerprint not in ranking.context.rejected]
+        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+    def rank(
+        self,
+        workspace: WorkspaceView,
+        request: SuggestRequest,
+        kinds: SuggestionKinds,
+        rejected: set[str] | frozenset[str],
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> Ranking:
+        """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
         if state is None:
-            return SuggestOutcome((), SilenceReason.UNKNOWN_DOCUMENT)
+            return Ranking(None, (), SilenceReason.UNKNOWN_DOCUMENT)
         rejected = frozenset(rejected)
         context = SuggestContext(
             workspace=workspace,
@@ -100,10 +130,12 @@ class SuggestionEngine:
         reasons: list[SilenceReason] = []
         for suggester in self.suggesters:
             if cancelled():
-                return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+                return Ranking(context, (), SilenceReason.CANCELLED, tuple(notes))
             try:
                 result = suggester.propose(context)
             except Exception:  # noqa: BLE001 - one suggester must not sink the request
+                if self.strict:
+                    raise
                 log.exception("suggester %s failed", getattr(suggester, "name", suggester))
                 notes.append(f"{getattr(suggester, 'name', '?')}: error")
                 continue
@@ -113,12 +145,12 @@ class SuggestionEngine:
                 continue
             proposed.extend(result)
         if cancelled():
-            return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+            return Ranking(context, (), SilenceReason.CANCELLED, tuple(notes))
         if not proposed:
             reason = (
                 SilenceReason.NO_CANDIDATES if SilenceReason.NO_CANDIDATES in reasons else SilenceReason.NO_EVIDENCE
             )
-            return SuggestOutcome((), reason, tuple(notes))
+            return Ranking(context, (), reason, tuple(notes))
 
         kept: list[Candidate] = []
         for candidate in proposed:
@@ -129,22 +161,23 @@ class SuggestionEngine:
             target = workspace.get(candidate.uri)
             assert target is not None  # filters.check dropped candidates for documents not open
             edits = filters.clean_edits(candidate, target.document.text) or ()
-            final = rank.score(candidate, context, self.acceptance)
+            final = self.ranker.score(candidate, context, self.acceptance)
             kept.append(dataclasses.replace(candidate, edits=edits, score=final))
         if not kept:
-            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
-
+            return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
         kept.sort(key=lambda c: c.score, reverse=True)
-        strong = [c for c in kept if c.score >= self.threshold]
-        if not strong:
-            notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
-            return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
+        return Ranking(context, tuple(kept), None, tuple(notes))
 
-        fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
-        if not fitted:
-            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
-        planned = [c for c in jump.plan(fitted, context) if c.fingerprint not in rejected]
-        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+@dataclass(frozen=True)
+class Ranking:
+    """What :meth:`SuggestionEngine.rank` found: the scored candidates, best
+    first, or why there are none (``reason``)."""
+
+    context: SuggestContext | None
+    candidates: tuple[Candidate, ...]
+    reason: SilenceReason | None = None
+    notes: tuple[str, ...] = ()
 
 
 def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
@@ -154,9 +187,9 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
     if candidate.kind == "rename" and not kinds.rename:
         # a bounded group (the suggester's choice), not every occurrence: the
         # editor applies it and asks again for the next one
-        fallback = candidate.extra.get("fallback_edits")
+        fallback = candidate.fallback_edits
         if fallback:
-            wanted = set(cast("tuple[TextEditCp, ...]", fallback))
+            wanted = set(fallback)
             edits = tuple(e for e in candidate.edits if e in wanted) or candidate.edits
             return dataclasses.replace(candidate, kind="edit", edits=edits)
         return dataclasses.replace(candidate, kind="edit")

@@ -1,17 +1,22 @@
-"""Ranking: one score per candidate, from the evidence and from how it went before.
+"""Ranking: one probability per candidate that it is the developer's next edit.
 
-Owns :func:`score`. A suggester states its own confidence (``Candidate.score``
-in ``[0, 1]``: how specific its transformation is, how sure the resolution).
-The ranker multiplies in what the suggester cannot see on its own:
+Owns :class:`Ranker`. A suggester says what it knows of its candidate in
+typed :class:`~nextedit.suggest.model.CandidateFeatures` (how many examples,
+how many sites, how specific the pattern…); the ranker adds what depends on
+the request (:func:`request_features`: distance from the cursor and from the
+developer's last edit, another document) and turns both into one number with
+a logistic model learned from recorded traces — a weight per named feature,
+evaluated in pure Python in microseconds. The weights are a small JSON file
+shipped in the package (``ranker_weights.json``), fitted by
+``benchmarks/quality/train_ranker.py`` and measured leave-one-repository-out;
+``NEXTEDIT_RANKER_WEIGHTS=FILE`` points at another file (that is how the
+out-of-repository figures are measured).
 
-- **evidence**: how many developer edits back it (``extra["evidence_count"]``,
-  default 1) — a second example raises the score, capped;
-- **specificity**: ``extra["specificity"]`` in ``[0, 1]`` (default 1) — how
-  much of the *before* pattern is fixed text rather than holes;
-- **distance**: lines between the cursor and the nearest edit of the
-  candidate; another document counts as far;
-- **past acceptance** of the suggester, from the feedback log (``None`` =
-  no data = no effect);
+On top of the learned score, two adjustments the traces cannot teach:
+
+- **past acceptance** of the suggester in this installation, from the
+  feedback log — as evidence added to the prior the model gives, so a few
+  dismissals move it little and many move it more;
 - **diagnostics**: with ``triggerKind: diagnostic``, a candidate touching a
   diagnosed range is preferred.
 
@@ -20,15 +25,23 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import logging
+import math
+import os
+from collections.abc import Callable, Iterable
+from importlib import resources
+from pathlib import Path
 
-from nextedit.suggest.model import Candidate, TriggerKind
+from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.suggester import SuggestContext
 
-__all__ = ["score", "line_distance"]
+__all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
 
-# lines at which the distance factor bottoms out
-_FAR_LINES = 400
+log = logging.getLogger(__name__)
+
+WEIGHTS_ENV = "NEXTEDIT_RANKER_WEIGHTS"
+_WEIGHTS_FILE = "ranker_weights.json"
 
 
 def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
@@ -46,34 +59,122 @@ def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
     return abs(document.line_of(nearest) - cursor_line)
 
 
-def score(
-    candidate: Candidate,
-    context: SuggestContext,
-    acceptance: Callable[[str], float | None] | None = None,
-) -> float:
-    """The candidate's final score (higher is better; the engine's threshold applies)."""
-    value = max(0.0, min(1.0, candidate.score))
-    evidence_count = candidate.extra.get("evidence_count", 1)
-    if isinstance(evidence_count, int) and evidence_count > 1:
-        value *= min(1.15, 1.0 + 0.07 * (evidence_count - 1))
-    specificity = candidate.extra.get("specificity")
-    if isinstance(specificity, (int, float)):
-        value *= 0.7 + 0.3 * max(0.0, min(1.0, float(specificity)))
+def request_features(context: SuggestContext, candidate: Candidate) -> dict[str, float]:
+    """What depends on the request: where the candidate is, seen from the cursor and the last edit."""
     distance = line_distance(context, candidate)
-    if distance is None:
-        value *= 0.85
-    else:
-        value *= 1.0 - 0.15 * min(1.0, distance / _FAR_LINES)
-    if acceptance is not None:
-        try:
+    out = {
+        "other_document": 1.0 if distance is None else 0.0,
+        "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(400),
+        "history": math.log1p(len(context.edits)),
+    }
+    first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
+    last = context.last_edit
+    if candidate.uri == context.uri and first is not None:
+        document = context.document
+        out["below_cursor"] = 1.0 if first >= context.cursor_cp else 0.0
+        if last is not None:
+            gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
+            out["log_lines_from_last_edit"] = math.log1p(gap)
+    return out
+
+
+def _log(x: float) -> float:
+    return math.log1p(max(0.0, x))
+
+
+def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str, float]:
+    """The named inputs of the model: the candidate's typed features, encoded, and the request's."""
+    f: CandidateFeatures = candidate.features
+    out: dict[str, float] = {
+        f"suggester={candidate.suggester}": 1.0,
+        f"kind={candidate.kind}": 1.0,
+        f"family={candidate.suggester}:{f.family}": 1.0,
+        f"shape={f.shape}": 1.0,
+        "confidence": max(0.0, min(1.0, candidate.score)),
+        "log_examples": _log(f.examples - 1),
+        "log_source_age": _log(f.source_age),
+        "newest_source": 1.0 if f.source_age == 0 else 0.0,
+        "log_sites": _log(f.sites - 1),
+        "single_site": 1.0 if f.sites == 1 else 0.0,
+        "log_site_rank": _log(f.site_rank),
+        "log_done": _log(f.done),
+        "passed_over": 1.0 if f.passed_over else 0.0,
+        "specificity": min(f.specificity, 20.0) / 10.0,
+        "log_context_tokens": _log(f.context_tokens),
+        "log_changed_tokens": _log(f.changed_tokens),
+        "log_changed_chars": _log(f.changed_chars),
+        "whole_line": float(f.whole_line),
+        "prose": float(f.prose),
+        "comment": float(f.comment),
+        "same_function": float(f.same_function),
+        "same_line_text": float(f.same_line_text),
+        "above_source": float(f.above_source),
+        "new_literal": float(f.new_literal),
+        "identifier_only": float(f.identifier_only),
+        "defined_here": float(f.defined_here),
+        "log_occurrences": _log(f.occurrences),
+    }
+    out.update(request)
+    return out
+
+
+def _load(path: Path | None) -> dict[str, float] | None:
+    try:
+        if path is not None:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            data = json.loads(resources.files("nextedit.suggest").joinpath(_WEIGHTS_FILE).read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    weights = data["weights"]
+    if not isinstance(weights, dict):
+        raise ValueError("ranker weights: 'weights' must map feature names to numbers")
+    return {str(k): float(v) for k, v in weights.items()}
+
+
+class Ranker:
+    """Scores candidates: the learned model, then the online adjustments."""
+
+    def __init__(self, weights: dict[str, float] | None = None) -> None:
+        if weights is None:
+            env = os.environ.get(WEIGHTS_ENV)
+            weights = _load(Path(env) if env else None)
+        self.weights = weights
+
+    def probability(self, candidate: Candidate, context: SuggestContext) -> float:
+        """The model's probability that ``candidate`` is a right next edit."""
+        vector = feature_vector(candidate, request_features(context, candidate))
+        if self.weights is None:
+            return _untrained(candidate, vector)
+        z = self.weights.get("bias", 0.0)
+        for name, value in vector.items():
+            z += self.weights.get(name, 0.0) * value
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def score(
+        self,
+        candidate: Candidate,
+        context: SuggestContext,
+        acceptance: Callable[[str], float | None] | None = None,
+    ) -> float:
+        """The candidate's final score (higher is better; the engine's threshold applies)."""
+        value = self.probability(candidate, context)
+        if acceptance is not None:
             rate = acceptance(candidate.suggester)
-        except Exception:  # noqa: BLE001 - feedback is advisory
-            rate = None
-        if rate is not None:
-            value *= 0.8 + 0.4 * max(0.0, min(1.0, rate))
-    if context.request.trigger_kind is TriggerKind.DIAGNOSTIC and _touches_diagnostic(candidate, context):
-        value *= 1.2
-    return value
+            if rate is not None:
+                value *= 0.8 + 0.4 * max(0.0, min(1.0, rate))
+        if context.request.trigger_kind is TriggerKind.DIAGNOSTIC and _touches_diagnostic(candidate, context):
+            value *= 1.2
+        return value
+
+
+def _untrained(candidate: Candidate, vector: dict[str, float]) -> float:
+    """Without weights: the suggester's own confidence, lowered with distance."""
+    value = max(0.0, min(1.0, candidate.score))
+    if vector["other_document"]:
+        return value * 0.85
+    distance = math.expm1(vector["log_line_distance"])
+    return value * (1.0 - 0.15 * min(1.0, distance / 400))
 
 
 def _touches_diagnostic(candidate: Candidate, context: SuggestContext) -> bool:
@@ -84,3 +185,10 @@ def _touches_diagnostic(candidate: Candidate, context: SuggestContext) -> bool:
             if edit.start_cp <= diag.end_cp and edit.end_cp >= diag.start_cp:
                 return True
     return False
+
+
+def describe(candidate: Candidate, context: SuggestContext, weights: dict[str, float]) -> Iterable[str]:
+    """The largest contributions to a candidate's score (for the debug log)."""
+    vector = feature_vector(candidate, request_features(context, candidate))
+    parts = sorted(((weights.get(k, 0.0) * v, k) for k, v in vector.items()), key=lambda t: -abs(t[0]))
+    return (f"{name} {value:+.2f}" for value, name in parts[:6] if value)

@@ -36,7 +36,7 @@ import re
 from tree_sitter import Node
 
 from nextedit.history import DeveloperEdit
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
 
 __all__ = ["SignatureSuggester", "split_parameters"]
@@ -244,7 +244,7 @@ class SignatureSuggester:
                     evidence=evidence + (f"argument {i + 1} dropped like parameter `{_param_name(before_pieces[i])}`",),
                     fingerprint=f"{fingerprint}:{call_line}",
                     cursor_cp=s_cp,
-                    extra={"function": fname},
+                    features=CandidateFeatures(family="removed-argument", shape="delete", sites=len(pending)),
                 )
             ]
         return [
@@ -257,7 +257,7 @@ class SignatureSuggester:
                 evidence=evidence,
                 fingerprint=f"{fingerprint}:{call_line}",
                 target_cp=call_cp,
-                extra={"function": fname},
+                features=CandidateFeatures(family="added-parameter", shape="none", sites=len(pending)),
             )
         ]
 

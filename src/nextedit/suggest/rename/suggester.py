@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import logging
 
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp, TriggerKind
+from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
     binding_in_before,
     check_new_name,
@@ -221,12 +221,20 @@ class RenameSuggester:
                     cursor_cp=None,
                     target_cp=target,
                     new_name=new,
-                    extra={
-                        "old_name": old,
-                        "edited_cp": ev.site_cp,
-                        "evidence_seq": ev.edit.seq,
-                        "fallback_edits": tuple(fallback),
-                    },
+                    fallback_edits=tuple(fallback),
+                    features=CandidateFeatures(
+                        family="binding" if state.syntax is not None else "tokens",
+                        examples=len(sites),
+                        source_age=rank,
+                        sites=len(edits),
+                        done=len(sites),
+                        occurrences=len(edits),
+                        identifier_only=ev.pure,
+                        shape="replace",
+                        changed_tokens=2,
+                        changed_chars=len(old) + len(new),
+                        defined_here=file_level or not partial,
+                    ),
                 )
             )
         if file_level:
@@ -246,7 +254,17 @@ class RenameSuggester:
                             fingerprint=rename_fingerprint(other.uri, old, new),
                             target_cp=cross[0].start_cp,
                             new_name=new,
-                            extra={"old_name": old, "cross_file": context.uri},
+                            features=CandidateFeatures(
+                                family="cross-file",
+                                examples=len(sites),
+                                source_age=rank,
+                                sites=len(cross),
+                                done=len(sites),
+                                occurrences=len(cross),
+                                identifier_only=ev.pure,
+                                changed_tokens=2,
+                                changed_chars=len(old) + len(new),
+                            ),
                         )
                     )
         return candidates if candidates else SilenceReason.NO_CANDIDATES

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
 from nextedit.suggest.repeat.model import Rule, Site
-from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals
+from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals, rule_features
 from nextedit.suggest.repeat.text import align_lines, trim_edit
 from nextedit.suggest.suggester import Proposal, SuggestContext
 
@@ -149,6 +149,6 @@ class SearchReplaceSuggester:
                 search=search,
                 replace=replace,
                 is_regex=is_regex,
-                extra={"rule_evidence": rule.evidence, "sites": len(edits)},
+                features=rule_features(best, 0),
             )
         ]

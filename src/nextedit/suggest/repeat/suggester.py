@@ -27,20 +27,30 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
+from nextedit.suggest.repeat.lines import LineRule, line_rules, line_sites
+from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
+from nextedit.suggest.repeat.text import reads_as_prose
+from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 
-__all__ = ["RepeatEditSuggester", "repeat_proposals", "repeat_fingerprint"]
+__all__ = ["RepeatEditSuggester", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
 log = logging.getLogger(__name__)
 
-# how many sites of the best rule become candidates
+# how many sites of each rule become candidates
 _MAX_CANDIDATES = 3
-# how many history edits the synthesis looks at
+# how many history edits the synthesis looks at, how many of them may be a
+# rule's newest example, and how many rules (one per source) it proposes
 _HISTORY = 10
+_SOURCES = 4
+_PROPOSALS = 1
+# whole-line rules: how many sources, and sites per rule offered
+_LINE_SOURCES = 0
+_LINE_SITES_LIMIT = 60
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -72,7 +82,14 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     past = _past_edits(edits)
     try:
         proposals = synthesize(
-            context.text, past, context.cursor_cp, cancelled=context.cancelled, category=_categorizer(context)
+            context.text,
+            past,
+            context.cursor_cp,
+            max_sources=_SOURCES,
+            max_examples=_HISTORY,
+            max_proposals=_PROPOSALS,
+            cancelled=context.cancelled,
+            category=_categorizer(context),
         )
     except Exception:  # never cost the other suggesters
         log.exception("repeat synthesis failed for %s", context.uri)
@@ -142,31 +159,118 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        if not proposals:
-            return SilenceReason.NO_CANDIDATES
-        best = proposals[0]
-        rule = best.rule
-        evidence = evidence_lines(best)
-        confidence = _confidence(best)
         candidates: list[Candidate] = []
-        for rank, site in enumerate(best.sites[:_MAX_CANDIDATES]):
-            if context.cancelled():
-                return SilenceReason.CANCELLED
-            candidates.append(
+        candidates.extend(_line_candidates(context, self.name))
+        for proposal in proposals:
+            rule = proposal.rule
+            evidence = evidence_lines(proposal)
+            confidence = _confidence(proposal)
+            for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
+                if context.cancelled():
+                    return SilenceReason.CANCELLED
+                candidates.append(
+                    Candidate(
+                        kind="edit",
+                        uri=context.uri,
+                        edits=(TextEditCp(site.start, site.end, site.new_text),),
+                        score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
+                        suggester=self.name,
+                        evidence=evidence,
+                        fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+                        cursor_cp=site.start + len(site.new_text),
+                        features=rule_features(proposal, rank),
+                    )
+                )
+        return candidates or SilenceReason.NO_CANDIDATES
+
+
+def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
+    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits."""
+    if not _LINE_SOURCES:
+        return []
+    edits = context.edits[-_LINE_SOURCES:]
+    text = context.text
+    exclude = [(e.start_cp, e.new_end_cp) for e in edits]
+    groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[int, LineRule]]] = {}
+    for age, edit in enumerate(reversed(edits)):
+        past = PastEdit(edit.start_cp, edit.old_text, edit.new_text, edit.seq)
+        for rule in line_rules(text, past):
+            groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
+    out: list[Candidate] = []
+    for (kind, before, after), members in groups.items():
+        age, rule = members[0]
+        found = line_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled)
+        if kind != "clone" and len(members) < 2:
+            # one inserted example: only where both its context lines stand
+            found = [x for x in found if x.sides == 2]
+        if not found or len(found) > _LINE_SITES_LIMIT:
+            continue
+        found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
+        spec = sum(
+            min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(" ".join(before)) if t.kind in ("ident", "string")
+        )
+        shape: Shape = "insert" if kind != "clone" else ("delete" if not after else "replace")
+        changed = sum(len(x) for x in before) + sum(len(x) for x in after) if kind == "clone" else sum(map(len, after))
+        evidence = (
+            f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {len(found)} site(s))",
+            f"edit #{rule.example.seq} at {rule.example.start}",
+        )
+        for rank, line_site in enumerate(found[:_MAX_CANDIDATES]):
+            site = line_site.site
+            out.append(
                 Candidate(
                     kind="edit",
                     uri=context.uri,
                     edits=(TextEditCp(site.start, site.end, site.new_text),),
-                    score=max(0.05, confidence - 0.05 * rank),
-                    suggester=self.name,
+                    score=0.6,
+                    suggester=name,
                     evidence=evidence,
                     fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                     cursor_cp=site.start + len(site.new_text),
-                    extra={
-                        "rule_evidence": rule.evidence,
-                        "sites": len(best.sites),
-                        "specificity": rule.specificity,
-                    },
+                    features=CandidateFeatures(
+                        family=kind,
+                        examples=len(members),
+                        source_age=age,
+                        sites=len(found),
+                        site_rank=rank,
+                        specificity=spec,
+                        context_tokens=line_site.sides,
+                        changed_tokens=len(before) + len(after),
+                        changed_chars=changed,
+                        shape=shape,
+                        whole_line=True,
+                        same_line_text=True,
+                        prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
+                        comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
+                        above_source=site.match_start < rule.example_start,
+                    ),
                 )
             )
-        return candidates
+    return out
+
+
+def rule_features(proposal: RuleProposal, site_rank: int) -> CandidateFeatures:
+    """The ranker's view of one site of a repeat rule."""
+    rule = proposal.rule
+    info = rule.info
+    n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
+    shape: Shape = "insert" if n_old == 0 else "delete" if n_new == 0 else "replace"
+    family = "line" if info.get("line_rule") else ("anti-unified" if rule.evidence >= 2 else "tokens")
+    return CandidateFeatures(
+        family=family,
+        examples=rule.evidence,
+        source_age=proposal.age,
+        sites=len(proposal.sites),
+        site_rank=site_rank,
+        passed_over=info.get("passed_over", 0),
+        specificity=literal_specificity(rule),
+        context_tokens=info.get("kl", 0) + info.get("kr", 0),
+        changed_tokens=n_old + n_new,
+        changed_chars=len(info.get("old_text", "")) + len(info.get("new_text", "")),
+        shape=shape,
+        whole_line=bool(info.get("line_rule") or info.get("full_line")),
+        prose=bool(info.get("prose")),
+        comment=bool(info.get("comment")),
+        new_literal=bool(info.get("new_literal")),
+        identifier_only=bool(info.get("substitution")),
+    )

@@ -110,7 +110,7 @@ def synthesize(
     *,
     max_sources: int = 4,
     max_examples: int = 10,
-    all_rules: bool = False,
+    max_proposals: int = 1,
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> list[Proposal]:
@@ -121,8 +121,10 @@ def synthesize(
     string, comment, code…); a site whose context differs from the example's
     is not a site.
 
-    The most recent edit is tried first; an older one only when the newer
-    ones give no rule with sites (an unfinished earlier transformation).
+    Sources are tried newest first; each gives at most one proposal (its
+    first acceptable rule with sites), and the search stops after
+    ``max_proposals`` proposals. An older source's one-off edit counts only
+    when ``max_proposals`` asks for more than the newest proposal.
     """
     recent = list(edits[-max_examples:])
     if not recent:
@@ -137,15 +139,17 @@ def synthesize(
     sources = examples[-max_sources:]
     scans = 0
     top_down = _top_down(recent)
+    seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
+        age = len(sources) - 1 - idx
         if _is_undone(src.edit, recent):
             continue
         earlier = examples[: len(examples) - len(sources) + idx]
         for rule in rules_for(text, [*earlier, src]):
-            if not all_rules and not acceptable(rule):
+            if not acceptable(rule):
                 continue
-            if idx != len(sources) - 1 and rule.evidence < 2:
+            if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
@@ -158,14 +162,19 @@ def synthesize(
                 sites = same_category(sites, rule, category)
                 if not sites:
                     continue
-            if _passed_over(rule, sites, top_down):
+            passed = _passed_over(rule, sites, top_down)
+            rule.info["passed_over"] = passed
+            if passed and max_proposals == 1:
                 continue
+            key = (rule.before, rule.after)
+            if key in seen_rules:
+                break  # an older example of a rule already proposed
+            seen_rules.add(key)
             sites.sort(key=lambda st: (st.start < cursor, st.start))
-            score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * (len(sources) - 1 - idx)
-            proposals.append(Proposal(rule, tuple(sites), score, complete))
-            if not all_rules:
-                break
-        if proposals and not all_rules:
+            score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * age
+            proposals.append(Proposal(rule, tuple(sites), score, complete, age))
+            break
+        if len(proposals) >= max_proposals:
             break
     return proposals
 
@@ -175,17 +184,19 @@ def _top_down(edits: Sequence[PastEdit]) -> bool:
     return len(edits) >= 2 and all(b.start >= a.start for a, b in zip(edits, edits[1:], strict=False))
 
 
-def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> bool:
-    """Did the developer pass over a matching site? When they work down the
-    file, a site between two of the rule's examples that they left unchanged
-    is a negative example: the transformation is not universal, so its other
-    sites are guesses. (Editing in any other order, the sites in between
-    may simply not be reached yet.)"""
+def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> int:
+    """How many matching sites the developer passed over. When they work
+    down the file, a site between two of the rule's examples that they left
+    unchanged is a negative example: the transformation is not universal, so
+    its other sites are guesses. (Editing in any other order, the sites in
+    between may simply not be reached yet.)"""
     if not top_down:
-        return False
+        return 0
     starts = [e.start for e in rule.examples]
+    if len(starts) < 2:
+        return 0
     lo, hi = min(starts), max(starts)
-    return len(starts) >= 2 and any(lo < site.match_start < hi for site in sites)
+    return sum(1 for site in sites if lo < site.match_start < hi)
 
 
 def _is_undone(edit: PastEdit, recent: Sequence[PastEdit]) -> bool:
