@@ -407,3 +407,31 @@ def test_wire_positions_clamp_and_snap() -> None:
     assert offset_at(doc, {"line": 0, "character": 99}, "utf-32") == 3  # clamps to the line end
     assert offset_at(doc, {"line": 9, "character": 0}, "utf-16") == len(doc.text)
     assert position_at(doc, 4, "utf-16") == {"line": 0, "character": 4}  # inside \r\n → line end
+
+
+def test_per_repository_counts_add_up_and_the_worst_is_named() -> None:
+    good = J(edit((rng(4, 15, 4, 15), ', unit="m"')))
+    wrong = J(edit((rng(4, 15, 4, 15), ", x")))
+    landed = J(JUMP_TO_5)
+    settle_jump(landed, J(None))  # landed, follow-up silent: wrong
+    right_jump = J(JUMP_TO_5)
+    settle_jump(right_jump, J(RIGHT_EDIT_ON_5))
+
+    def session(repo: str, queries: list[QueryResult]) -> SessionResult:
+        return SessionResult("t-" + repo, "python", "nes-trace", [], queries, hash_ok=True, repository=repo)
+
+    a = session("org/a", [_qr(EXP, ["h1"], good, 1.0), _qr(EXP, ["h1"], wrong, 2.0), _qr(EXP, ["h2"], landed, 3.0)])
+    b = session("org/b", [_qr(EXP, ["h2"], right_jump, 4.0), _qr(EXP, [], J(None), 5.0)])
+    m = summarize([a, b])
+    ra, rb = m["by_repository"]["org/a"], m["by_repository"]["org/b"]
+    assert (ra["answered"], ra["correct"], ra["precision"]) == (3, 1, pytest.approx(1 / 3))
+    assert (rb["answered"], rb["correct"], rb["precision"]) == (1, 1, 1.0)
+    assert (ra["jumps"], ra["jumps_landed"], ra["jumps_correct"]) == (1, 1, 0)
+    assert (rb["jumps"], rb["jumps_landed"], rb["jumps_correct"]) == (1, 1, 1)
+    assert m["worst_repository"]["by_precision"] == {"repository": "org/a", "precision": pytest.approx(1 / 3)}
+    assert m["worst_repository"]["by_recall_related"]["repository"] == "org/a"
+    # leave-one-out figures are sums of the per-repository counts
+    for key in ("queries", "answered", "correct", "related", "related_correct", "empty", "silent_on_empty"):
+        assert ra[key] + rb[key] == m[key if key != "queries" else "scored_queries"], key
+    assert ra["latency_ms"]["count"] == 3 and rb["latency_ms"]["p50"] == 4.0
+    assert ra["sessions"] == 1 and ra["languages"] == ["python"]
