@@ -288,7 +288,7 @@ def change_of(sug: dict, docs: dict[str, Text]) -> tuple[str, list[tuple[int, in
     else:
         return None
     edits.sort()
-    for (_, e1, _), (s2, _, _) in zip(edits, edits[1:]):
+    for (_, e1, _), (s2, _, _) in zip(edits, edits[1:], strict=False):
         if s2 < e1:
             return None
     return uri, edits
