@@ -357,6 +357,14 @@ class Reversals:
         self.deleted: set[str] = set()
 
     def record(self, uri: str, start: int, end: int, old: str, new: str) -> None:
+        # what was really typed and deleted: the change without what it kept at either end
+        p = 0
+        while p < len(old) and p < len(new) and old[p] == new[p]:
+            p += 1
+        q = 0
+        while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
+            q += 1
+        start, end, old, new = start + p, end - q, old[p : len(old) - q], new[p : len(new) - q]
         spans = []
         delta = len(new) - (end - start)
         for a, b in self.typed.get(uri, []):
@@ -418,12 +426,13 @@ def new_counts() -> dict[str, int]:
     return dict.fromkeys(keys, 0)
 
 
-def replay_file(path: str, agent_argv: list[str], limit: int | None = None) -> dict:
+def replay_file(path: str, agent_argv: list[str], limit: int | None = None, verdicts: bool = False) -> dict:
     state = tempfile.mkdtemp(prefix="independent-check-")
     argv = [a.replace("{state}", state) for a in agent_argv]
     agent = Agent(argv)
     counts: dict[str, dict[str, int]] = {}
     hash_bad = 0
+    lines: list[dict] | None = [] if verdicts else None
     started = time.perf_counter()
     try:
         result, error = agent.request(
@@ -442,14 +451,20 @@ def replay_file(path: str, agent_argv: list[str], limit: int | None = None) -> d
                 raise SystemExit(f"{path}: only utf-16 traces are supported here")
             repo = repository_of(header, path)
             c = counts.setdefault(repo, new_counts())
-            hash_bad += replay_session(agent, events, c)
+            hash_bad += replay_session(agent, events, c, lines, header["trace"])
     finally:
         agent.close()
         shutil.rmtree(state, ignore_errors=True)
-    return {"path": path, "counts": counts, "hash_bad": hash_bad, "seconds": time.perf_counter() - started}
+    return {
+        "path": path,
+        "counts": counts,
+        "hash_bad": hash_bad,
+        "seconds": time.perf_counter() - started,
+        "verdicts": lines,
+    }
 
 
-def replay_session(agent: Agent, events: list[dict], c: dict[str, int]) -> int:
+def replay_session(agent: Agent, events: list[dict], c: dict[str, int], lines: list | None, trace: str) -> int:
     import hashlib
 
     started, error = agent.request("nes/start", {})
@@ -501,7 +516,9 @@ def replay_session(agent: Agent, events: list[dict], c: dict[str, int]) -> int:
                 },
             )
         elif kind == "query":
-            score_query(agent, sid, ev, docs, rev, c)
+            verdict = score_query(agent, sid, ev, docs, rev, c)
+            if lines is not None:
+                lines.append({"trace": trace, "query": sum(1 for x in lines if x["trace"] == trace) + 1, **verdict})
         elif kind == "end":
             doc = docs.get(ev.get("uri") or first_uri or "")
             if doc is None or hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != ev["sha256"]:
@@ -518,7 +535,7 @@ def first_suggestion(agent: Agent, params: dict) -> dict | None:
     return suggestions[0] if suggestions else None
 
 
-def score_query(agent: Agent, sid: str, q: dict, docs: dict[str, Text], rev: Reversals, c: dict[str, int]) -> None:
+def score_query(agent: Agent, sid: str, q: dict, docs: dict[str, Text], rev: Reversals, c: dict[str, int]) -> dict:
     expected = q.get("expected") or []
     related = bool(q.get("related"))
     first = first_suggestion(
@@ -577,6 +594,7 @@ def score_query(agent: Agent, sid: str, q: dict, docs: dict[str, Text], rev: Rev
     if not expected:
         c["empty"] += 1
         c["silent_on_empty"] += first is None
+    return {"answered": first is not None, "correct": correct, "reversal": reversal, "suggestion": first}
 
 
 # --------------------------------------------------------------------------
@@ -629,13 +647,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", metavar="BENCH_JSON", help="a `nextedit bench --json` file to compare with")
     ap.add_argument("--markdown", help="write the comparison as markdown here")
     ap.add_argument("--tolerance", type=float, default=TOLERANCE)
+    ap.add_argument("--verdicts", metavar="FILE", help="write one JSON line per query (trace, query, verdict)")
     args = ap.parse_args(argv)
     agent_argv = shlex.split(args.agent)
     started = time.perf_counter()
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outs = list(
-            pool.map(replay_file, args.traces, [agent_argv] * len(args.traces), [args.limit] * len(args.traces))
-        )
+        n = len(args.traces)
+        outs = list(pool.map(replay_file, args.traces, [agent_argv] * n, [args.limit] * n, [bool(args.verdicts)] * n))
+    if args.verdicts:
+        with open(args.verdicts, "w", encoding="utf-8") as f:
+            for out in outs:
+                for line in out["verdicts"]:
+                    f.write(json.dumps(line) + "\n")
     by_repo: dict[str, dict[str, int]] = {}
     for out in outs:
         for repo, c in out["counts"].items():

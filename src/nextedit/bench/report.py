@@ -284,13 +284,13 @@ def write_histogram(latencies: list[float], path: Path) -> bool:
     return True
 
 
-def _md_table(columns: tuple[str, ...] | list[str], rows: list[tuple[str, ...]], left: int = 1) -> list[str]:
-    out = [
-        "| " + " | ".join(columns) + " |",
-        "|" + "|".join("---" if i < left else "---:" for i in range(len(columns))) + "|",
-    ]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return out
+def _md_table(
+    columns: tuple[str, ...] | list[str], rows: list[tuple[str, ...]], right: set[int] | None = None
+) -> list[str]:
+    """A markdown table; ``right``: indexes of right-aligned columns (default: all but the first)."""
+    right = set(range(1, len(columns))) if right is None else right
+    rule = "|" + "|".join("---:" if i in right else "---" for i in range(len(columns))) + "|"
+    return ["| " + " | ".join(columns) + " |", rule] + ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], histogram: str | None) -> Path:
@@ -307,9 +307,9 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
         "wrong first suggestions rejected as `ignored`)",
         "",
     ]
-    lines += _md_table(["metric", "value", "detail"], headline_rows(m))
+    lines += _md_table(["metric", "value", "detail"], headline_rows(m), right={1})
     lines += ["", "## By source repository", ""]
-    lines += _md_table(list(REPO_COLUMNS), repository_rows(m), left=2)
+    lines += _md_table(list(REPO_COLUMNS), repository_rows(m), right=set(range(2, len(REPO_COLUMNS))))
     sentence = worst_sentence(m)
     if sentence:
         lines += ["", sentence[0].upper() + sentence[1:] + "."]
@@ -363,7 +363,7 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
                 )
                 for g in m["vscode_grades"]
             ],
-            left=4,
+            right=set(),
         )
     lat = m["latency_ms"]
     flat = m["followup_latency_ms"]
