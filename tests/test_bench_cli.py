@@ -286,3 +286,35 @@ def test_every_report_shows_each_repository_the_pooled_figure_and_the_worst(tmp_
     for text in (proc.stdout, (tmp_path / "rep" / "quality.md").read_text()):
         assert "example/alpha" in text and "example/beta" in text and "pooled" in text
         assert f"worst repository by precision: {worst['by_precision']['repository']}" in text.lower()
+
+
+# -- the independent check -------------------------------------------------------------------------
+INDEPENDENT = Path(__file__).resolve().parents[1] / "benchmarks" / "quality" / "independent_check.py"
+
+
+def test_the_independent_check_imports_only_the_standard_library() -> None:
+    import ast
+
+    tree = ast.parse(INDEPENDENT.read_text(encoding="utf-8"))
+    modules = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    modules |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    modules.discard("__future__")
+    assert modules and modules <= set(sys.stdlib_module_names), modules
+
+
+def test_the_independent_check_agrees_with_the_bench(tmp_path: Path, two_traces) -> None:
+    a, b = two_traces
+    proc = run_cli("bench", str(a), str(b), "--json", "bench.json", "--no-report", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    check = subprocess.run(
+        [sys.executable, str(INDEPENDENT), str(a), str(b), "--compare", "bench.json", "--json", "ind.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "pooled figures agree within 0.02" in check.stdout
+    mine = json.loads((tmp_path / "ind.json").read_text())
+    assert set(mine["by_repository"]) == {"example/alpha", "example/beta"}
+    assert mine["pooled"]["answered"] > 0

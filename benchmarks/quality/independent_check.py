@@ -385,8 +385,14 @@ class Reversals:
 
     def undoes(self, uri: str, edits: list[tuple[int, int, str]], text: str) -> bool:
         for s, e, new in edits:
-            if text[s:e] == new:
-                continue
+            old = text[s:e]
+            p = 0  # what the edit really deletes and inserts: without what it keeps at either end
+            while p < len(old) and p < len(new) and old[p] == new[p]:
+                p += 1
+            q = 0
+            while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
+                q += 1
+            s, e, new = s + p, e - q, new[p : len(new) - q]
             if e > s and any(a < e and s < b for a, b in self.typed.get(uri, [])):
                 return True
             if new.strip() and new.strip() in self.deleted:
