@@ -16,7 +16,7 @@ from typing import Any
 
 @dataclass(slots=True)
 class ExpectedEdit:
-    """One edit the developer still made after a query (FORMAT.md "Ground truth")."""
+    """One edit the developer still made after a query (docs/trace-format.md "Ground truth")."""
 
     id: str
     uri: str

@@ -23,7 +23,7 @@ follow-up request, so the rejection of a jump never hides the edit it
 promised.
 
 The replaying client advertises ``jump`` and ``searchAndReplace`` but not
-``rename`` (FORMAT.md).  Positions are converted from the trace's encoding to
+``rename`` (docs/trace-format.md).  Positions are converted from the trace's encoding to
 the one the agent chose whenever they differ.
 """
 
@@ -138,7 +138,7 @@ class SessionResult:
 def _client_capabilities(enc: PositionEncoding) -> dict:
     return {
         "positionEncodings": [enc],
-        "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: FORMAT.md
+        "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: docs/trace-format.md
     }
 
 

@@ -1,6 +1,6 @@
-"""Scoring a suggestion against a query's ground truth, exactly as FORMAT.md says.
+"""Scoring a suggestion against a query's ground truth, exactly as docs/trace-format.md says.
 
-Definitions (FORMAT.md "Scoring"; the exact rules this module implements):
+Definitions (docs/trace-format.md "Scoring"; the exact rules this module implements):
 
 * Only the **first** suggestion of each answer counts.
 * A suggestion becomes a **change** of the current document (the mirror at the
