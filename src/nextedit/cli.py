@@ -55,6 +55,16 @@ def setup_logging(level: str, log_file: str | None) -> None:
     )
 
 
+class _SubcommandParser(argparse.ArgumentParser):
+    """A sub-command's parser: an unknown flag is reported with *its* usage, not the top level's."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common_options(defaults=False)
     parser = argparse.ArgumentParser(
@@ -63,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[_common_options(defaults=True)],
     )
     parser.add_argument("--version", action="version", version=f"nextedit {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # not `required=True`: argparse would then report a missing command before an unknown flag
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubcommandParser)
     for module_name in _COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
@@ -77,7 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    if getattr(args, "command", None) is None:
+        parser.error("the following arguments are required: COMMAND")
     setup_logging(args.log_level, args.log_file)
     return int(args.run(args) or 0)
 
