@@ -58,11 +58,13 @@ def setup_logging(level: str, log_file: str | None) -> None:
 class _SubcommandParser(argparse.ArgumentParser):
     """A sub-command's parser: an unknown flag is reported with *its* usage, not the top level's."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
-        namespace, extras = super().parse_known_args(args, namespace)
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return namespace, extras
+        return parsed, extras
 
 
 def build_parser() -> argparse.ArgumentParser:

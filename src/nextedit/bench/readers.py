@@ -111,7 +111,7 @@ def language_for_path(path: str) -> str:
 
 def _open_text(path: Path) -> io.TextIOBase:
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")  # type: ignore[return-value]
+        return gzip.open(path, "rt", encoding="utf-8")
     return open(path, encoding="utf-8")
 
 
