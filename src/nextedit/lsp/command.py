@@ -29,5 +29,4 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 def run(args: argparse.Namespace) -> int:
     from nextedit.lsp.server import create_server
 
-    create_server(args.state_dir).start_io()
-    return 0
+    return create_server(args.state_dir).serve_stdio()

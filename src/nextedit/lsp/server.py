@@ -26,17 +26,22 @@ never touched from two threads. Suggestions take milliseconds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from nextedit import __version__
-from nextedit.lsp import convert
+from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+from nextedit.lsp import convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
 from nextedit.session import PlacedEdit, PlacedSuggestion, Session
@@ -65,6 +70,8 @@ class NextEditServer(LanguageServer):
         self.state_dir = state_dir
         self.offers = OfferBook()
         self._session: Session | None = None
+        self._feedback: FeedbackLog | None = None
+        self._feedback_failed = False
 
     @property
     def session(self) -> Session:
@@ -81,19 +88,43 @@ class NextEditServer(LanguageServer):
         log.info("session %s: position encoding %s", SESSION_ID, encoding)
 
     def _new_session(self, encoding: PositionEncoding, root_uri: str | None) -> Session:
-        from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
-
-        state_dir = self.state_dir or default_state_dir()
-        state_dir.mkdir(parents=True, exist_ok=True)
         # every kind: each still carries its concrete edits, and code actions can say more
         kinds = SuggestionKinds(jump=True, rename=True, search_and_replace=True)
-        return Session(
-            SESSION_ID,
-            encoding,
-            kinds,
-            FeedbackLog(state_dir / FEEDBACK_FILE),
-            workspace_uri=root_uri,
-        )
+        return Session(SESSION_ID, encoding, kinds, self._feedback_log(), workspace_uri=root_uri)
+
+    def _feedback_log(self) -> FeedbackLog | None:
+        """The feedback log, opened once; ``None`` (one error line logged) when the state dir is unusable."""
+        if self._feedback is None and not self._feedback_failed:
+            state_dir = self.state_dir or default_state_dir()
+            try:
+                self._feedback = FeedbackLog(state_dir / FEEDBACK_FILE)
+            except OSError as exc:
+                self._feedback_failed = True
+                log.error("feedback log unavailable in %s (%s): accept/reject not recorded", state_dir, exc)
+        return self._feedback
+
+    def serve_stdio(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+        """Serve until end of input or ``exit``; the exit code (1 for ``exit`` without ``shutdown``).
+
+        Replaces pygls's reading loop with :mod:`.framing`, which survives bad
+        headers, bounds lengths and answers unreadable bodies.
+        """
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = framing.FrameReader(framing.StreamChunks(stdin or sys.stdin.buffer).read)
+        code = 0
+        try:
+            asyncio.run(framing.serve(reader, self.protocol, self._stop_event))
+        except SystemExit as exc:  # the `exit` notification
+            code = exc.code if isinstance(exc.code, int) else 0
+        except BrokenPipeError:
+            log.error("the client closed its end of the connection")
+        finally:
+            self.shutdown()
+        return code
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        self.serve_stdio(stdin, stdout)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # logged by pygls with its traceback; never pop up messages in the editor
