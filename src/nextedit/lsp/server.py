@@ -13,10 +13,12 @@ Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
 - ``textDocument/inlineCompletion`` → the best suggestion whose edits all lie
   on the cursor line, as one replacement.
 - ``textDocument/codeAction`` → one ``refactor.rewrite`` action per
-  suggestion with a versioned ``WorkspaceEdit`` (a jump: command only), the
-  first preferred.
+  suggestion, titled with its change (:mod:`.actions`), with a versioned
+  ``WorkspaceEdit`` (a jump: command only), the first that edits preferred;
+  a search-and-replace is the "apply at every site" action.
 - ``workspace/executeCommand`` ``nextedit.accept [id]`` → ``Session.accept``;
-  a jump then opens its target with ``window/showDocument``.
+  a jump then opens its target with ``window/showDocument``, and an edit at
+  one site of a repeated change moves the cursor to the next site.
   ``nextedit.reject [id, reason?]`` → ``Session.reject``.
 
 Handlers are synchronous on purpose: pygls runs them on its event loop in
@@ -41,12 +43,12 @@ from pygls.lsp.server import LanguageServer
 
 from nextedit import __version__
 from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
-from nextedit.lsp import convert, framing
+from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
-from nextedit.session import PlacedEdit, PlacedSuggestion, Session
+from nextedit.session import PlacedSuggestion, Session
 from nextedit.suggest.model import SuggestionKinds
-from nextedit.text import Position, PositionEncoding, Range
+from nextedit.text import Document, Position, PositionEncoding, Range
 
 __all__ = ["COPILOT_INLINE_EDIT", "DID_SHOW_INLINE_EDIT", "NextEditServer", "create_server"]
 
@@ -140,27 +142,39 @@ class NextEditServer(LanguageServer):
         *,
         selection: Range | None = None,
         trigger_kind: str = "automatic",
-    ) -> list[tuple[PlacedSuggestion, tuple[PlacedEdit, ...]]]:
-        """Suggestions with their effective edits; empty for unknown documents or other versions."""
+    ) -> list[PlacedSuggestion]:
+        """The session's suggestions, best first; empty for unknown documents or other versions.
+
+        The engine has already dropped edits that change nothing: a
+        suggestion other than a jump always edits something.
+        """
         state = self.session.get(uri)
         if state is None:
             log.debug("suggest: unknown document %s", uri)
             return []
-        document = state.document
         if version is None:
-            version = document.version
+            version = state.document.version
         placed = self.session.suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
-        result = []
-        for suggestion in placed:
-            owner = self.session.get(suggestion.uri)
-            if owner is None:
+        self.offers.offer(placed)
+        return placed
+
+    def document_of(self, uri: str) -> Document | None:
+        state = self.session.get(uri)
+        return state.document if state is not None else None
+
+    def next_site(self, accepted: PlacedSuggestion) -> Position | None:
+        """Where the next edit is after ``accepted`` was applied: the start of the best
+        suggestion's nearest edit in the same document, or ``None``."""
+        state = self.session.get(accepted.uri)
+        if state is None or not accepted.edits:
+            return None
+        here = accepted.edits[0].range.start  # still the edit's start once it is applied
+        for suggestion in self.session.suggest(accepted.uri, state.document.version, here):
+            if suggestion.kind == "jump" or suggestion.uri != accepted.uri or not suggestion.edits:
                 continue
-            edits = convert.effective_edits(suggestion, owner.document, self.encoding)
-            if suggestion.kind != "jump" and not edits:
-                continue
-            result.append((suggestion, edits))
-        self.offers.offer(s for s, _ in result)
-        return result
+            starts = sorted((e.range.start for e in suggestion.edits), key=_key)
+            return next((start for start in starts if _key(start) >= _key(here)), starts[0])
+        return None
 
     def document_changes_supported(self) -> bool:
         """Versioned ``documentChanges``: advertised, or implied by resource operations
@@ -174,6 +188,15 @@ class NextEditServer(LanguageServer):
         capabilities = self.client_capabilities
         window = capabilities.window if capabilities else None
         return bool(window and window.show_document and window.show_document.support)
+
+    def show(self, uri: str, position: Position) -> None:
+        """Move the editor's cursor (``window/showDocument``), when the client can."""
+        if self.show_document_supported():
+            self.window_show_document(convert.show_document_params(uri, position))
+
+
+def _key(position: Position) -> tuple[int, int]:
+    return (position.line, position.character)
 
 
 # -- lifecycle and document sync ------------------------------------------------
@@ -218,16 +241,20 @@ def did_save(ls: NextEditServer, params: types.DidSaveTextDocumentParams) -> Non
 
 
 def copilot_inline_edit(ls: NextEditServer, params: Any) -> dict[str, Any]:
-    """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``."""
+    """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``.
+
+    The best suggestion that edits; its edits may be in another document
+    (a rename that reaches another open file): each item names its own.
+    """
     params = convert.plain_json(params)
     try:
         uri, version = convert.text_document_from_json(convert.field(params, "textDocument"))
         position = convert.position_from_json(convert.field(params, "position"))
     except convert.ParamsError as exc:
         raise JsonRpcInvalidParams(f"{COPILOT_INLINE_EDIT}: {exc}") from exc
-    for suggestion, edits in ls.suggestions(uri, version, position):
-        if edits:
-            return {"edits": convert.inline_edits_json(suggestion, edits)}
+    for suggestion in ls.suggestions(uri, version, position):
+        if suggestion.edits:
+            return {"edits": convert.inline_edits_json(suggestion)}
     return {"edits": []}
 
 
@@ -248,11 +275,11 @@ def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) 
     uri = params.text_document.uri
     cursor = convert.position_from_wire(params.position)
     manual = params.context.trigger_kind == types.InlineCompletionTriggerKind.Invoked
-    for suggestion, edits in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
-        state = ls.session.get(suggestion.uri)
-        if suggestion.uri != uri or state is None:
-            continue
-        item = convert.inline_completion_item(suggestion, edits, state.document, ls.encoding, cursor)
+    document = ls.document_of(uri)
+    for suggestion in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
+        if document is None:
+            break
+        item = convert.inline_completion_item(suggestion, document, ls.encoding, cursor)
         if item is not None:
             return types.InlineCompletionList(items=[item])
     return None
@@ -261,23 +288,18 @@ def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) 
 def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
     if not _kind_wanted(params.context.only):
         return None
+    uri = params.text_document.uri
     selection = convert.range_from_wire(params.range)
     manual = params.context.trigger_kind == types.CodeActionTriggerKind.Invoked
-    offered = ls.suggestions(
-        params.text_document.uri,
+    answer = ls.suggestions(
+        uri,
         None,
         selection.start,
         selection=selection if selection.start != selection.end else None,
         trigger_kind="manual" if manual else "automatic",
     )
-    document_changes = ls.document_changes_supported()
-    actions = []
-    preferred_given = False
-    for suggestion, edits in offered:
-        preferred = bool(edits) and not preferred_given
-        preferred_given = preferred_given or preferred
-        actions.append(convert.code_action(suggestion, edits, preferred=preferred, document_changes=document_changes))
-    return actions or None
+    context = actions.ActionContext(uri, ls.document_of, ls.encoding, ls.document_changes_supported())
+    return actions.code_actions(answer, context) or None
 
 
 def _kind_wanted(only: Sequence[str] | None) -> bool:
@@ -294,15 +316,25 @@ def _kind_wanted(only: Sequence[str] | None) -> bool:
 
 
 def accept(ls: NextEditServer, *arguments: Any) -> None:
-    """``nextedit.accept [id]``: record the accept once; a jump then opens its target."""
+    """``nextedit.accept [id]``: record the accept once, then move the cursor on.
+
+    A jump opens its target. An edit at one site of a repeated change moves
+    the cursor to the next site (``window/showDocument``), so accepting
+    again and again walks through them; renames and search-and-replace
+    apply everywhere at once and leave the cursor alone.
+    """
     suggestion_id = _suggestion_id(arguments, convert.ACCEPT_COMMAND)
     if not ls.offers.accept(suggestion_id):
         return None
     suggestion = ls.session.accept(suggestion_id)
-    if suggestion is not None and suggestion.kind == "jump" and ls.show_document_supported():
-        show = convert.show_document_params(suggestion)
-        if show is not None:
-            ls.window_show_document(show)
+    if suggestion is None:
+        return None
+    if suggestion.kind == "jump" and suggestion.position is not None:
+        ls.show(suggestion.uri, suggestion.position)
+    elif suggestion.kind == "edit" and ls.show_document_supported():
+        target = ls.next_site(suggestion)
+        if target is not None:
+            ls.show(suggestion.uri, target)
     return None
 
 
