@@ -233,7 +233,7 @@ def make_client() -> LanguageClient:
 
 
 async def start_editor(
-    preset: str, state_dir: Path, encodings: list[str] | None = None
+    preset: str, state_dir: Path, encodings: list[str] | None = None, options: Any = None
 ) -> tuple[Editor, types.InitializeResult]:
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)],
@@ -245,6 +245,7 @@ async def start_editor(
             capabilities=capabilities(preset, encodings),
             root_uri="file:///project",
             workspace_folders=[types.WorkspaceFolder(uri="file:///project", name="project")],
+            initialization_options=options,
         )
     )
     encoding = str(getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding))
@@ -256,9 +257,9 @@ async def editor_factory(tmp_path: Path) -> AsyncIterator[Any]:
     started: list[Editor] = []
 
     async def start(
-        preset: str = "neovim", encodings: list[str] | None = None
+        preset: str = "neovim", encodings: list[str] | None = None, options: Any = None
     ) -> tuple[Editor, types.InitializeResult]:
-        editor, result = await start_editor(preset, tmp_path / "state", encodings)
+        editor, result = await start_editor(preset, tmp_path / "state", encodings, options)
         started.append(editor)
         return editor, result
 
@@ -405,6 +406,52 @@ async def test_titles_and_the_apply_at_every_site_action(editor_factory: Any) ->
     assert apply_edits(editor.text[URI], [(e.range, e.new_text) for e in change.edits], editor.encoding) == (
         TESTS.replace("assertEquals", "assertEqual")
     )
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+def configure(editor: Editor, settings: Any) -> None:
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+
+
+async def test_search_and_replace_off_at_start_and_on_again(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim", options={"nextedit": {"kinds": {"searchAndReplace": False}}})
+    editor.open(URI, TESTS)
+    editor.replace(URI, "assertEquals", "assertEqual")
+    cursor = editor.replace(URI, "assertEquals", "assertEqual")
+    titles = [a.title for a in await editor.code_actions(URI, cursor)]
+    assert titles and not any(t.startswith("Apply at every site") for t in titles), titles
+    configure(editor, {"nextedit": {"kinds": {"searchAndReplace": True}}, "pylsp": {"plugins": {}}})
+    titles = [a.title for a in await editor.code_actions(URI, cursor)]
+    assert any(t.startswith("Apply at every site") for t in titles), titles
+
+
+async def test_languages_and_confidence_from_the_configuration(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim")
+    editor.open(URI, SOURCE)
+    cursor = editor.replace(URI, "result", "total")
+    assert (await editor.inline_edit(URI, cursor))["edits"]
+    configure(editor, {"nextedit": {"languages": ["rust", "go"]}})
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"nextedit": {"languages": ["python"], "minConfidence": 1}})
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"somethingElse": True})  # not ours: nothing changes
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"nextedit": {}})  # the configuration layer emptied: the defaults again
+    assert (await editor.inline_edit(URI, cursor))["edits"]
+
+
+async def test_settings_that_cannot_be_read_are_named_to_the_user(editor_factory: Any) -> None:
+    options = {"minConfidence": "high", "kinds": {"jump": False}}  # our keys at the top, as Helix sends them
+    editor, _ = await editor_factory("neovim", options=options)
+    warnings = [m for m in editor.client.messages if m.type == types.MessageType.Warning]
+    assert [m.message for m in warnings] == [
+        "nextedit: initializationOptions.minConfidence must be a number from 0 to 1; ignored"
+    ]
+    editor.open(URI, SOURCE)
+    cursor = editor.replace(URI, "result", "total")
+    assert (await editor.inline_edit(URI, cursor))["edits"]  # the default confidence held
 
 
 async def test_accept_of_every_inline_edit_is_recorded_once(editor_factory: Any) -> None:

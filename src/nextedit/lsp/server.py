@@ -47,6 +47,7 @@ from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
 from nextedit.session import PlacedSuggestion, Session
+from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import Document, Position, PositionEncoding, Range
 
@@ -62,7 +63,7 @@ SESSION_ID = "lsp"
 class NextEditServer(LanguageServer):
     """pygls server state: the session, what was offered, where feedback goes."""
 
-    def __init__(self, state_dir: Path | None = None) -> None:
+    def __init__(self, state_dir: Path | None = None, settings: Settings | None = None) -> None:
         super().__init__(
             "nextedit",
             __version__,
@@ -74,6 +75,10 @@ class NextEditServer(LanguageServer):
         self._session: Session | None = None
         self._feedback: FeedbackLog | None = None
         self._feedback_failed = False
+        # settings: the command line's, then initializationOptions, then the latest configuration
+        self.flag_settings = settings or Settings()
+        self.settings = self.flag_settings
+        self._settings_layers: dict[str, Any] = {}
 
     @property
     def session(self) -> Session:
@@ -90,9 +95,34 @@ class NextEditServer(LanguageServer):
         log.info("session %s: position encoding %s", SESSION_ID, encoding)
 
     def _new_session(self, encoding: PositionEncoding, root_uri: str | None) -> Session:
-        # every kind: each still carries its concrete edits, and code actions can say more
-        kinds = SuggestionKinds(jump=True, rename=True, search_and_replace=True)
-        return Session(SESSION_ID, encoding, kinds, self._feedback_log(), workspace_uri=root_uri)
+        session = Session(SESSION_ID, encoding, feedback=self._feedback_log(), workspace_uri=root_uri)
+        self._configure(session)
+        return session
+
+    def _configure(self, session: Session) -> None:
+        # every kind the user allows: each still carries its concrete edits, and code actions can say more
+        session.kinds = self.settings.kinds(SuggestionKinds(jump=True, rename=True, search_and_replace=True))
+        self.settings.configure(session.engine)
+
+    def set_settings(self, layer: str, values: Any) -> list[str]:
+        """Replace one layer of settings (``initializationOptions`` or ``configuration``) and apply
+        them all; the problems of this layer, each also shown to the user."""
+        self._settings_layers[layer] = values
+        settings, problems = self.flag_settings, []
+        for name, layer_values in self._settings_layers.items():
+            settings, found = settings.read(layer_values, name)
+            if name == layer:
+                problems = found
+        self.settings = settings
+        if self._session is not None:
+            self._configure(self._session)
+        log.info("settings: %s", settings)
+        for problem in problems:
+            log.warning("settings: %s", problem)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"nextedit: {problem}; ignored")
+            )
+        return problems
 
     def _feedback_log(self) -> FeedbackLog | None:
         """The feedback log, opened once; ``None`` (one error line logged) when the state dir is unusable."""
@@ -206,6 +236,19 @@ def initialize(ls: NextEditServer, params: types.InitializeParams) -> None:
     negotiated = ls.workspace.position_encoding  # what pygls will announce
     encoding = PositionEncoding(getattr(negotiated, "value", negotiated) or "utf-16")
     ls.start_session(encoding, params.root_uri)
+    options = settings_section(convert.plain_json(params.initialization_options))
+    if options is not None:
+        ls.set_settings("initializationOptions", options)
+
+
+def did_change_configuration(ls: NextEditServer, params: types.DidChangeConfigurationParams) -> None:
+    """``settings.nextedit`` (or our keys at the top) replaces the configuration layer;
+    settings without our section leave ours as they are."""
+    section = settings_section(convert.plain_json(params.settings))
+    if section is None:
+        log.debug("didChangeConfiguration without nextedit settings: ignored")
+        return
+    ls.set_settings("configuration", section)
 
 
 def shutdown(ls: NextEditServer, params: Any) -> None:
@@ -360,11 +403,13 @@ def _suggestion_id(arguments: tuple[Any, ...], command: str) -> str:
 # -- assembly ---------------------------------------------------------------------------
 
 
-def create_server(state_dir: Path | None = None) -> NextEditServer:
-    """A server with every handler registered; ``state_dir`` holds ``feedback.jsonl``."""
-    server = NextEditServer(state_dir)
+def create_server(state_dir: Path | None = None, settings: Settings | None = None) -> NextEditServer:
+    """A server with every handler registered; ``state_dir`` holds ``feedback.jsonl``,
+    ``settings`` are the command line's (the client's settings are laid over them)."""
+    server = NextEditServer(state_dir, settings)
     feature = server.feature
     feature(types.INITIALIZE)(initialize)
+    feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
     feature(types.SHUTDOWN)(shutdown)
     feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
     feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
