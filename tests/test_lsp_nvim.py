@@ -158,12 +158,3 @@ def test_the_documented_setup_walks_a_repeated_edit_site_by_site(tmp_path: Path)
     assert texts["cursor.txt"].split() == ["8", "9", "10", "10"]
     records = feedback(tmp_path / "xdg-state" / "nextedit")
     assert [r["action"] for r in records] == ["accept"] * 4
-
-
-def test_the_documented_filetypes_cover_every_language_with_queries() -> None:
-    from nextedit.syntax import language_for
-
-    filetypes = re.findall(r"'([a-z]+)'", re.search(r"filetypes = \{(.*?)\}", docs_snippet(), re.S).group(1))
-    grammars = {path.name for path in (REPO / "src" / "nextedit" / "grammars").iterdir() if path.is_dir()}
-    # Neovim sends the filetype as the languageId
-    assert {language_for(filetype, "file:///x") for filetype in filetypes} >= grammars
