@@ -9,13 +9,17 @@ message). At teardown the server must still shut down cleanly with exit 0.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from nextedit.lsp.framing import FrameReader
 from tests.conftest import RpcProcess
 
 URI = "file:///project/a.py"
@@ -141,3 +145,47 @@ def test_input_ending_mid_body_ends_the_server_quietly(state_dir: Path) -> None:
     process.send_raw(b"Content-Length: 500\r\n\r\n{")
     assert process.close() == 0
     assert not any("Traceback" in line for line in process.stderr_lines), process.stderr()
+
+
+# -- the reader itself, in process: properties over any chunking and any junk -----------------
+
+bodies = st.lists(
+    st.dictionaries(st.text(max_size=8), st.text(max_size=30), max_size=4).map(
+        lambda d: json.dumps({"jsonrpc": "2.0", "method": "m", "params": d}).encode("utf-8")
+    ),
+    min_size=1,
+    max_size=6,
+)
+# junk that holds no header: no ':' (every header needs one)
+junk = st.binary(max_size=300).map(lambda b: b.replace(b":", b""))
+
+
+def read_all(data: bytes, cuts: list[int]) -> list[bytes]:
+    """Every body the reader yields from ``data`` delivered in chunks cut at ``cuts``."""
+    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
+    chunks = iter([data[a:b] for a, b in zip(points, points[1:], strict=False)] + [b""])
+
+    async def next_chunk() -> bytes:
+        return next(chunks, b"")
+
+    async def run() -> list[bytes]:
+        reader, out = FrameReader(next_chunk), []
+        while (found := await reader.read_body()) is not None:
+            out.append(found)
+        return out
+
+    return asyncio.run(run())
+
+
+@settings(max_examples=200, deadline=None)
+@given(bodies, st.lists(st.integers(min_value=0), max_size=20))
+def test_any_chunking_yields_the_same_bodies(messages: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(frame(m) for m in messages)
+    assert read_all(data, cuts) == messages
+
+
+@settings(max_examples=200, deadline=None)
+@given(bodies, st.lists(junk, min_size=1, max_size=6), st.lists(st.integers(min_value=0), max_size=20))
+def test_junk_between_frames_costs_no_frame(messages: list[bytes], junks: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(j + frame(m) for j, m in zip(junks * len(messages), messages, strict=False))
+    assert read_all(data, cuts) == messages
