@@ -49,10 +49,10 @@ def docs_snippet() -> str:
     return match.group(1)
 
 
-def run_emacs(tmp_path: Path, mode: str, files: dict[str, str]) -> dict[str, str]:
+def run_emacs(tmp_path: Path, mode: str, files: dict[str, str], extra: str | None = None) -> dict[str, str]:
     """Run the driver on ``files`` (the last is edited, the one before opened first)."""
     project = tmp_path / "project"
-    project.mkdir()
+    project.mkdir(parents=True)
     (project / ".git").mkdir()
     for name, text in files.items():
         (project / name).write_text(text, encoding="utf-8")
@@ -73,6 +73,7 @@ def run_emacs(tmp_path: Path, mode: str, files: dict[str, str]) -> dict[str, str
         "NEXTEDIT_FILE": str(project / names[-1]),
         "NEXTEDIT_OUT": str(out),
         **({"NEXTEDIT_OTHER": str(project / names[-2])} if len(names) > 1 else {}),
+        **({"NEXTEDIT_EXTRA": extra} if extra else {}),
     }
     assert EMACS is not None
     done = subprocess.run(
@@ -106,3 +107,14 @@ def test_the_documented_eglot_setup_walks_a_repeated_edit_site_by_site(tmp_path:
     # eglot 1.9 does not follow window/showDocument: point stays, each press takes the next site
     assert texts["cursor.txt"].split() == ["6"] * 4
     assert [r["action"] for r in feedback(tmp_path)] == ["accept"] * 4
+
+
+def test_the_documented_eglot_workspace_configuration_reaches_nextedit(tmp_path: Path) -> None:
+    # the README's form of eglot-workspace-configuration, here watching only Rust
+    line = re.search(r"`(\(setq-default eglot-workspace-configuration .*?\))`", DOCS.read_text(encoding="utf-8"))
+    assert line, "README.md lost its eglot-workspace-configuration example"
+    assert run_emacs(tmp_path / "a", "count", {"main.py": MAIN, "geom.py": GEOM})["actions.txt"].split() == ["1"]
+    watching_rust = line.group(1).replace("(:minConfidence 0.7)", '(:languages ["rust"])')
+    assert ":languages" in watching_rust
+    texts = run_emacs(tmp_path / "b", "count", {"main.py": MAIN, "geom.py": GEOM}, extra=watching_rust)
+    assert texts["actions.txt"].split() == ["0"]

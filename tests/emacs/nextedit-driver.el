@@ -6,7 +6,8 @@
 ;; developer's edit and presses the README's key, C-c n, as a keyboard macro.
 ;; Environment:
 ;;   NEXTEDIT_INIT   the README's Emacs snippet, as a file
-;;   NEXTEDIT_MODE   crossfile | walk
+;;   NEXTEDIT_MODE   crossfile | walk | count (the number of nextedit actions after a rename, in `actions.txt')
+;;   NEXTEDIT_EXTRA  elisp evaluated after the snippet (a user's further settings)
 ;;   NEXTEDIT_OTHER  a file opened first (crossfile)
 ;;   NEXTEDIT_FILE   the file edited
 ;;   NEXTEDIT_OUT    a directory: each buffer's final text under its file name;
@@ -14,6 +15,8 @@
 ;; Any error ends Emacs with a non-zero exit and the message on stderr.
 
 (load (getenv "NEXTEDIT_INIT") nil t)
+(when (getenv "NEXTEDIT_EXTRA")
+  (eval (car (read-from-string (getenv "NEXTEDIT_EXTRA"))) t))
 
 (defconst nextedit-test-timeout 60)
 
@@ -63,6 +66,11 @@
         (push (number-to-string (line-number-at-pos)) lines))
       (with-temp-file (concat out "cursor.txt")
         (insert (string-join (nreverse lines) "\n") "\n")))
+     ((equal mode "count")
+      (nextedit-test-type-over "area" "surface")
+      (let ((count (length (eglot-code-actions (point) (point) "refactor.rewrite"))))
+        (with-temp-file (concat out "actions.txt")
+          (insert (format "%d\n" count)))))
      (t (error "Unknown NEXTEDIT_MODE %s" mode))))
   (dolist (b (delq nil (list other buffer)))
     (with-current-buffer b
