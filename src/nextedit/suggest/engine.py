@@ -63,7 +63,7 @@ class SuggestionEngine:
     """Runs the registered suggesters for one session (see the module docstring).
 
     ``languages``: when set, only documents whose languageId or grammar name
-    is in it get suggestions, and no suggestion edits another document
+    is in it get suggestions, and no suggestion edits a document outside it
     (user setting ``languages``); ``None`` watches every language.
     """
 
