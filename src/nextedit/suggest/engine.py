@@ -25,6 +25,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import cast
 
+from nextedit.settings import DEFAULT_MIN_CONFIDENCE
 from nextedit.suggest import filters, jump, rank
 from nextedit.suggest.model import (
     Candidate,
@@ -37,7 +38,7 @@ from nextedit.suggest.model import (
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
-from nextedit.suggest.suggester import SuggestContext, Suggester, WorkspaceView
+from nextedit.suggest.suggester import DocumentStateView, SuggestContext, Suggester, WorkspaceView
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
@@ -59,18 +60,25 @@ def default_suggesters() -> list[Suggester]:
 
 
 class SuggestionEngine:
-    """Runs the registered suggesters for one session (see the module docstring)."""
+    """Runs the registered suggesters for one session (see the module docstring).
+
+    ``languages``: when set, only documents whose languageId or grammar name
+    is in it get suggestions, and no suggestion edits a document outside it
+    (user setting ``languages``); ``None`` watches every language.
+    """
 
     def __init__(
         self,
         suggesters: Iterable[Suggester] | None = None,
         *,
-        threshold: float = 0.5,
+        threshold: float = DEFAULT_MIN_CONFIDENCE,
         max_results: int = 3,
+        languages: frozenset[str] | None = None,
     ) -> None:
         self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
         self.threshold = threshold
         self.max_results = max_results
+        self.languages = languages
         # suggester name -> past acceptance rate (set by the session from the feedback log)
         self.acceptance: Callable[[str], float | None] | None = None
 
@@ -85,6 +93,8 @@ class SuggestionEngine:
         state = workspace.get(request.uri)
         if state is None:
             return SuggestOutcome((), SilenceReason.UNKNOWN_DOCUMENT)
+        if not self.watches(state):
+            return SuggestOutcome((), SilenceReason.LANGUAGE_NOT_WATCHED)
         rejected = frozenset(rejected)
         context = SuggestContext(
             workspace=workspace,
@@ -128,6 +138,9 @@ class SuggestionEngine:
                 continue
             target = workspace.get(candidate.uri)
             assert target is not None  # filters.check dropped candidates for documents not open
+            if not self.watches(target):
+                notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
+                continue
             edits = filters.clean_edits(candidate, target.document.text) or ()
             final = rank.score(candidate, context, self.acceptance)
             kept.append(dataclasses.replace(candidate, edits=edits, score=final))
@@ -145,6 +158,11 @@ class SuggestionEngine:
             return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
         planned = [c for c in jump.plan(fitted, context) if c.fingerprint not in rejected]
         return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+    def watches(self, state: DocumentStateView) -> bool:
+        """Whether ``languages`` lets this document have suggestions."""
+        languages = self.languages
+        return languages is None or state.document.language_id in languages or state.language in languages
 
 
 def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
