@@ -233,3 +233,122 @@ def test_real_agent_replays_the_sample_over_stdio() -> None:
     m = summarize(results)
     assert m["queries"] == sum(len(s.queries) for s in sessions)
     assert m["query_errors"] == 0
+
+
+# -- jumps are followed --------------------------------------------------------------------------
+INS = ', unit="m"'
+JUMP_TO_LINE_2 = {"kind": "jump", "id": "$ID", "position": {"line": 2, "character": 3}}
+JUMP_TO_LINE_0 = {"kind": "jump", "id": "$ID", "position": {"line": 0, "character": 0}}
+EDIT_LINE_2 = {"kind": "edit", "id": "$ID", "edits": [{"range": rng(2, 15, 2, 15), "newText": INS}]}
+WRONG_EDIT_LINE_2 = {"kind": "edit", "id": "$ID", "edits": [{"range": rng(2, 15, 2, 15), "newText": ", x"}]}
+
+
+def one_query_session(trace: str = "j1") -> Session:
+    """The first query of :func:`make_session` only (expected: lines 2 and 3)."""
+    s = make_session(trace)
+    return Session(s.header, s.events[:3])
+
+
+def replay_script(tmp_path: Path, script: list, session: Session | None = None):
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)))
+    with replayer:
+        res = replayer.replay(session or one_query_session())
+    msgs = agent_log(tmp_path)
+    return res, msgs
+
+
+def test_a_jump_is_followed_at_its_position_and_kept_when_the_follow_up_is_right(tmp_path: Path) -> None:
+    res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2, EDIT_LINE_2], [EDIT_LINE_2]])
+    (q,) = res.queries
+    assert q.verdict.kind == "jump" and q.verdict.landed and q.verdict.correct
+    assert q.verdict.matched == ["h2"]
+    suggests = [x["params"] for x in msgs if x["method"] == "nes/suggest"]
+    assert len(suggests) == 2
+    follow = suggests[1]
+    assert follow["position"] == {"line": 2, "character": 3}
+    assert follow["uri"] == URI and follow["version"] == suggests[0]["version"] == 2
+    assert follow["triggerKind"] == "automatic" and follow["sessionId"] == suggests[0]["sessionId"]
+    assert q.followup is not None and q.followup.verdict.correct and q.followup.suggestion["kind"] == "edit"
+    assert q.latency_ms is not None and q.followup.latency_ms is not None  # timed apart
+    assert not [x for x in msgs if x["method"] == "nes/reject"]
+    m = summarize([res])
+    assert (m["jumps"], m["jumps_landed"], m["jumps_correct"], m["correct"]) == (1, 1, 1, 1)
+    assert m["followup_latency_ms"]["count"] == 1 and m["latency_ms"]["count"] == 1
+    explained = q.explain()
+    assert explained["followUp"]["position"] == {"line": 2, "character": 3}
+    assert explained["followUp"]["verdict"]["correct"] is True and explained["repository"] == "j1"
+
+
+def rejected_ids(msgs: list[dict]) -> list[str]:
+    rejects = [x["params"] for x in msgs if x["method"] == "nes/reject"]
+    assert all(r["reason"] == "ignored" for r in rejects)
+    return [r["id"] for r in rejects]
+
+
+def test_a_jump_whose_follow_up_is_wrong_is_wrong_and_both_are_rejected(tmp_path: Path) -> None:
+    res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2], [WRONG_EDIT_LINE_2]])
+    (q,) = res.queries
+    assert q.verdict.landed and not q.verdict.correct and "follow-up is wrong" in q.verdict.reason
+    # the follow-up's first suggestion, then the jump; both after the follow-up request
+    assert rejected_ids(msgs) == [q.followup.suggestion["id"], q.suggestion["id"]]
+    methods = [x["method"] for x in msgs]
+    assert methods.index("nes/reject") > max(i for i, m in enumerate(methods) if m == "nes/suggest")
+    m = summarize([res])
+    assert (m["jumps"], m["jumps_landed"], m["jumps_correct"], m["correct"]) == (1, 1, 0, 0)
+
+
+def test_a_jump_followed_by_silence_or_a_second_jump_is_wrong(tmp_path: Path) -> None:
+    res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2], []])
+    (q,) = res.queries
+    assert q.verdict.landed and not q.verdict.correct and "silent" in q.verdict.reason
+    assert rejected_ids(msgs) == [q.suggestion["id"]]  # nothing else was shown
+
+    again = tmp_path / "again"
+    again.mkdir()
+    res, msgs = replay_script(again, [[JUMP_TO_LINE_2], [JUMP_TO_LINE_2]])
+    (q,) = res.queries
+    assert q.verdict.landed and not q.verdict.correct and "second jump" in q.verdict.reason
+    assert len([x for x in msgs if x["method"] == "nes/suggest"]) == 2  # a second jump is not followed
+    assert rejected_ids(msgs) == [q.followup.suggestion["id"], q.suggestion["id"]]
+
+
+def test_a_jump_off_the_expected_lines_is_wrong_even_if_its_follow_up_is_right(tmp_path: Path) -> None:
+    res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_0], [EDIT_LINE_2]])
+    (q,) = res.queries
+    assert q.verdict.landed is False and not q.verdict.correct
+    assert q.followup is not None and q.followup.verdict.correct
+    assert rejected_ids(msgs) == [q.suggestion["id"]]  # the right follow-up is not rejected
+    m = summarize([res])
+    assert (m["jumps"], m["jumps_landed"], m["jumps_correct"]) == (1, 0, 0)
+
+
+def test_a_jump_to_a_document_that_is_not_open_is_not_followed(tmp_path: Path) -> None:
+    elsewhere = dict(JUMP_TO_LINE_2, uri="file:///w/other.py")
+    res, msgs = replay_script(tmp_path, [[elsewhere]])
+    (q,) = res.queries
+    assert q.followup is None and not q.verdict.correct and "not open" in q.verdict.reason
+    assert len([x for x in msgs if x["method"] == "nes/suggest"]) == 1
+    assert rejected_ids(msgs) == [q.suggestion["id"]]
+
+
+# -- sessions -------------------------------------------------------------------------------------
+def test_each_trace_session_gets_its_own_nes_start(tmp_path: Path) -> None:
+    script = [[WRONG_EDIT_LINE_2]]
+    replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)))
+    with replayer:
+        first = replayer.replay(make_session("a"))
+        second = replayer.replay(make_session("b"))
+    assert first.hash_ok and second.hash_ok
+    msgs = agent_log(tmp_path)
+    assert [x["method"] for x in msgs].count("initialize") == 1
+    starts = [i for i, x in enumerate(msgs) if x["method"] == "nes/start"]
+    closes = [i for i, x in enumerate(msgs) if x["method"] == "nes/close"]
+    assert len(starts) == 2 and len(closes) == 2 and starts[0] < closes[0] < starts[1] < closes[1]
+    ids = [msgs[i]["params"]["sessionId"] for i in closes]
+    assert ids[0] != ids[1]
+    for (lo, hi), sid in zip([(starts[0], closes[0]), (starts[1], closes[1])], ids, strict=True):
+        inside = [x for x in msgs[lo + 1 : hi + 1] if x["method"] != "nes/start"]
+        assert inside and all(x["params"]["sessionId"] == sid for x in inside)
+    # the wrong first suggestion of the first session was rejected there, with its own session id
+    (reject,) = [x["params"] for x in msgs if x["method"] == "nes/reject"]
+    assert reject == {"sessionId": ids[0], "id": first.queries[0].suggestion["id"], "reason": "ignored"}

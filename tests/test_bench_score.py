@@ -11,11 +11,13 @@ from nextedit.bench.metrics import percentile, summarize
 from nextedit.bench.replay import QueryResult, SessionResult
 from nextedit.bench.score import (
     ReversalTracker,
+    SuggestionError,
     expand_search_and_replace,
     indel_distance,
     judge,
     lcs_length,
     on_shortest_path,
+    settle_jump,
 )
 from nextedit.bench.wire import offset_at, position_at
 from nextedit.text import Document
@@ -177,30 +179,94 @@ def test_typed_spans_follow_later_changes() -> None:
 
 
 # -- jumps -----------------------------------------------------------------------
-def test_jump_onto_an_expected_line_is_correct() -> None:
-    v = J({"kind": "jump", "id": "j", "uri": URI, "position": {"line": 5, "character": 0}})
-    assert v.correct and v.matched == ["h2"]
+JUMP_TO_5 = {"kind": "jump", "id": "j", "uri": URI, "position": {"line": 5, "character": 0}}
+RIGHT_EDIT_ON_5 = edit((rng(5, 15, 5, 15), ', unit="m"'))
 
 
-def test_jump_elsewhere_is_wrong() -> None:
+def test_a_jump_alone_lands_but_is_not_yet_correct() -> None:
+    v = J(JUMP_TO_5)
+    assert v.landed and v.landed_on == ["h2"]
+    assert not v.correct and "not followed" in v.reason
+
+
+def test_jump_that_lands_and_whose_follow_up_is_right_is_correct() -> None:
+    v = J(JUMP_TO_5)
+    settle_jump(v, J(RIGHT_EDIT_ON_5))
+    assert v.correct and v.matched == ["h2"] and "follow-up moves toward" in v.reason
+
+
+def test_jump_whose_follow_up_is_silent_or_a_second_jump_is_wrong() -> None:
+    silent = J(JUMP_TO_5)
+    settle_jump(silent, J(None))
+    assert not silent.correct and silent.landed and "silent" in silent.reason
+    again = J(JUMP_TO_5)
+    follow = judge(JUMP_TO_5, query(EXP), docs(), "utf-16", "utf-16", follow_up=True)
+    assert follow.answered and not follow.correct and follow.landed is None
+    settle_jump(again, follow)
+    assert not again.correct and "second jump" in again.reason
+
+
+def test_jump_whose_follow_up_is_wrong_is_wrong() -> None:
+    v = J(JUMP_TO_5)
+    settle_jump(v, J(edit((rng(5, 15, 5, 15), ", x"))))
+    assert not v.correct and "follow-up is wrong" in v.reason
+
+
+def test_jump_elsewhere_is_wrong_even_with_a_right_follow_up() -> None:
     v = J({"kind": "jump", "id": "j", "uri": URI, "position": {"line": 3, "character": 15}})
-    assert v.answered and not v.correct
+    assert v.answered and v.landed is False
+    settle_jump(v, J(RIGHT_EDIT_ON_5))
+    assert not v.correct and "no expected edit" in v.reason
+
+
+def test_jump_that_cannot_be_followed_is_wrong() -> None:
+    v = J(JUMP_TO_5)
+    settle_jump(v, None, "to a document that is not open")
+    assert not v.correct and v.reason == "jump to a document that is not open"
+
+
+def test_a_jump_takes_the_reversal_of_its_follow_up() -> None:
+    tracker = ReversalTracker()
+    follow = J(RIGHT_EDIT_ON_5, tracker=tracker)
+    v = J(JUMP_TO_5)
+    settle_jump(v, follow)
+    assert v.correct and not v.reversal
+    tracker.on_change(URI, 0, 9, "old_value", "")  # the developer deleted `old_value` earlier
+    follow = J(edit((rng(5, 15, 5, 15), "old_value")), tracker=tracker)  # …and the follow-up puts it back
+    assert follow.reversal
+    v = J(JUMP_TO_5)
+    settle_jump(v, follow)
+    assert v.reversal and not v.correct
 
 
 def test_jump_line_rules_for_multiline_ranges() -> None:
     exp = [ExpectedEdit("h1", URI, rng(1, 0, 3, 0), "x\n")]  # replaces lines 1 and 2
     on = J({"kind": "jump", "id": "j", "uri": URI, "position": {"line": 2, "character": 0}}, exp)
     off = J({"kind": "jump", "id": "j", "uri": URI, "position": {"line": 3, "character": 0}}, exp)
-    assert on.correct and not off.correct
+    assert on.landed and not off.landed
 
 
 # -- searchAndReplace --------------------------------------------------------------
 def test_search_and_replace_expansion() -> None:
     assert expand_search_and_replace("aXbXc", "X", "\\1", False) == [(1, 2, "\\1"), (3, 4, "\\1")]
-    assert expand_search_and_replace("f(1) f(22)", r"f\((\d+)\)", r"g(\1, 0)", True) == [
-        (0, 4, "g(1, 0)"),
-        (5, 10, "g(22, 0)"),
+    assert expand_search_and_replace("f(1) f(22)", r"f\(([0-9]+)\)", "g($1, $$0)", True) == [
+        (0, 4, "g(1, $0)"),
+        (5, 10, "g(22, $0)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("search", "replace", "why"),
+    [
+        (r"f\((\d+)\)", "g($1)", "shorthand"),  # \d: spell the class
+        (r"f\(([0-9]+)\)", r"g(\1)", "backslash"),  # Python's group syntax in the replacement
+        (r"(?<![a-z])f\(([0-9]+)\)", "g($1)", "lookaround"),
+        (r"^f\(([0-9]+)\)", "g($1)", "anchor"),
+    ],
+)
+def test_a_regex_outside_the_portable_subset_is_wrong(search: str, replace: str, why: str) -> None:
+    with pytest.raises(SuggestionError, match=why):
+        expand_search_and_replace("f(1) f(22)", search, replace, True)
 
 
 def test_search_and_replace_literal_judged() -> None:
@@ -232,17 +298,21 @@ def test_search_and_replace_regex_judged() -> None:
         "kind": "searchAndReplace",
         "id": "r",
         "uri": URI,
-        "search": r"area\(([35]), (\d)\)",
-        "replace": r'area(\1, \2, unit="m")',
+        "search": r"area\(([35]), ([0-9])\)",
+        "replace": 'area($1, $2, unit="m")',
         "isRegex": True,
     }
     v = J(sug)
     assert v.correct and v.matched == ["h1", "h2"]
-    everywhere = dict(sug, search=r"area\((\d), (\d)\)")  # line 3 too
+    everywhere = dict(sug, search=r"area\(([0-9]), ([0-9])\)")  # line 3 too
     assert not J(everywhere).correct
     broken = dict(sug, search="area(")
     v = J(broken)
     assert v.answered and not v.correct and "unusable" in v.reason
+    # the same rule as the engine used to send it: right sites, but not portable, so wrong
+    python_style = dict(sug, search=r"area\(([35]), (\d)\)", replace=r'area(\1, \2, unit="m")')
+    v = J(python_style)
+    assert v.answered and not v.correct and "not a portable regex" in v.reason
 
 
 def test_rename_kind_is_not_advertised_and_wrong() -> None:
@@ -337,3 +407,31 @@ def test_wire_positions_clamp_and_snap() -> None:
     assert offset_at(doc, {"line": 0, "character": 99}, "utf-32") == 3  # clamps to the line end
     assert offset_at(doc, {"line": 9, "character": 0}, "utf-16") == len(doc.text)
     assert position_at(doc, 4, "utf-16") == {"line": 0, "character": 4}  # inside \r\n → line end
+
+
+def test_per_repository_counts_add_up_and_the_worst_is_named() -> None:
+    good = J(edit((rng(4, 15, 4, 15), ', unit="m"')))
+    wrong = J(edit((rng(4, 15, 4, 15), ", x")))
+    landed = J(JUMP_TO_5)
+    settle_jump(landed, J(None))  # landed, follow-up silent: wrong
+    right_jump = J(JUMP_TO_5)
+    settle_jump(right_jump, J(RIGHT_EDIT_ON_5))
+
+    def session(repo: str, queries: list[QueryResult]) -> SessionResult:
+        return SessionResult("t-" + repo, "python", "nes-trace", [], queries, hash_ok=True, repository=repo)
+
+    a = session("org/a", [_qr(EXP, ["h1"], good, 1.0), _qr(EXP, ["h1"], wrong, 2.0), _qr(EXP, ["h2"], landed, 3.0)])
+    b = session("org/b", [_qr(EXP, ["h2"], right_jump, 4.0), _qr(EXP, [], J(None), 5.0)])
+    m = summarize([a, b])
+    ra, rb = m["by_repository"]["org/a"], m["by_repository"]["org/b"]
+    assert (ra["answered"], ra["correct"], ra["precision"]) == (3, 1, pytest.approx(1 / 3))
+    assert (rb["answered"], rb["correct"], rb["precision"]) == (1, 1, 1.0)
+    assert (ra["jumps"], ra["jumps_landed"], ra["jumps_correct"]) == (1, 1, 0)
+    assert (rb["jumps"], rb["jumps_landed"], rb["jumps_correct"]) == (1, 1, 1)
+    assert m["worst_repository"]["by_precision"] == {"repository": "org/a", "precision": pytest.approx(1 / 3)}
+    assert m["worst_repository"]["by_recall_related"]["repository"] == "org/a"
+    # leave-one-out figures are sums of the per-repository counts
+    for key in ("queries", "answered", "correct", "related", "related_correct", "empty", "silent_on_empty"):
+        assert ra[key] + rb[key] == m[key if key != "queries" else "scored_queries"], key
+    assert ra["latency_ms"]["count"] == 3 and rb["latency_ms"]["p50"] == 4.0
+    assert ra["sessions"] == 1 and ra["languages"] == ["python"]

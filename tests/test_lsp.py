@@ -161,6 +161,32 @@ class Editor:
         self.text[uri] = text[:index] + new + text[index + len(old) :]
         return types.Position(line=start.line, character=start.character + len(new))
 
+    def apply(self, edits: list[tuple[str, Any, str]]) -> None:
+        """Apply ``(uri, range, new_text)`` edits as the client would: one didChange per document,
+        its changes last-first so each range still means what it meant."""
+        for uri in dict.fromkeys(u for u, _, _ in edits):
+            mine = sorted(
+                ((r, t) for u, r, t in edits if u == uri),
+                key=lambda e: (e[0]["start"]["line"], e[0]["start"]["character"]),
+                reverse=True,
+            )
+            self.version[uri] += 1
+            self.client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self.version[uri]),
+                    content_changes=[
+                        types.TextDocumentContentChangePartial(
+                            range=types.Range(
+                                start=types.Position(**range_["start"]), end=types.Position(**range_["end"])
+                            ),
+                            text=text,
+                        )
+                        for range_, text in mine
+                    ],
+                )
+            )
+            self.text[uri] = apply_edits(self.text[uri], mine, self.encoding)
+
     async def inline_edit(self, uri: str, position: types.Position, version: int | None = None) -> dict[str, Any]:
         params = {
             "textDocument": {"uri": uri, "version": self.version.get(uri, 1) if version is None else version},
@@ -207,7 +233,7 @@ def make_client() -> LanguageClient:
 
 
 async def start_editor(
-    preset: str, state_dir: Path, encodings: list[str] | None = None
+    preset: str, state_dir: Path, encodings: list[str] | None = None, options: Any = None
 ) -> tuple[Editor, types.InitializeResult]:
     config = ClientServerConfig(
         server_command=[sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)],
@@ -219,6 +245,7 @@ async def start_editor(
             capabilities=capabilities(preset, encodings),
             root_uri="file:///project",
             workspace_folders=[types.WorkspaceFolder(uri="file:///project", name="project")],
+            initialization_options=options,
         )
     )
     encoding = str(getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding))
@@ -230,9 +257,9 @@ async def editor_factory(tmp_path: Path) -> AsyncIterator[Any]:
     started: list[Editor] = []
 
     async def start(
-        preset: str = "neovim", encodings: list[str] | None = None
+        preset: str = "neovim", encodings: list[str] | None = None, options: Any = None
     ) -> tuple[Editor, types.InitializeResult]:
-        editor, result = await start_editor(preset, tmp_path / "state", encodings)
+        editor, result = await start_editor(preset, tmp_path / "state", encodings, options)
         started.append(editor)
         return editor, result
 
@@ -296,6 +323,135 @@ async def test_rename_propagates_as_inline_edit_and_code_action(editor_factory: 
     accepted = [r for r in records if r["action"] == "accept"]
     assert [r["suggestionId"] for r in accepted] == list(action.command.arguments)
     assert accepted[0]["session"] == "lsp"
+
+
+GEOM_URI = "file:///project/geom.py"
+GEOM = "def area(w, h):\n    return w * h\n"
+MAIN_URI = "file:///project/main.py"
+MAIN = "from geom import area\n\nprint(area(2, 3))\nprint(area(4, 5))\n"
+
+
+async def test_a_cross_file_rename_names_the_other_document_and_its_version(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim")
+    editor.open(GEOM_URI, GEOM)
+    editor.open(MAIN_URI, MAIN)
+    for _ in range(3):  # main.py's version moves on, geom.py's stays apart from it
+        editor.replace(MAIN_URI, "print", "print")
+    cursor = editor.replace(GEOM_URI, "area", "surface")
+    assert editor.version[GEOM_URI] != editor.version[MAIN_URI]
+
+    items = (await editor.inline_edit(GEOM_URI, cursor))["edits"]
+    assert items and {(e["textDocument"]["uri"], e["textDocument"]["version"]) for e in items} == {
+        (MAIN_URI, editor.version[MAIN_URI])
+    }
+    actions = await editor.code_actions(GEOM_URI, cursor)
+    rename = next(a for a in actions if a.title.startswith("Rename"))
+    assert rename.title == "Rename area → surface (3 occurrences in main.py)"
+    (change,) = rename.edit.document_changes
+    assert (change.text_document.uri, change.text_document.version) == (MAIN_URI, editor.version[MAIN_URI])
+
+    editor.apply([(e["textDocument"]["uri"], e["range"], e["text"]) for e in items])
+    assert editor.text[MAIN_URI] == MAIN.replace("area", "surface")
+    assert editor.text[GEOM_URI] == GEOM.replace("area", "surface")
+
+
+TESTS = """\
+import unittest
+
+
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEquals(1, 1)
+        self.assertEquals(2, 2)
+        self.assertEquals(3, 3)
+        self.assertEquals(4, 4)
+        self.assertEquals(5, 5)
+"""
+
+
+async def test_accepting_one_site_of_a_repeated_edit_moves_the_cursor_to_the_next(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim")
+    editor.open(URI, TESTS)
+    cursor = editor.replace(URI, "assertEquals", "assertEqual")
+    walked = []
+    for _ in range(4):  # the four other sites, one accept each
+        items = (await editor.inline_edit(URI, cursor))["edits"]
+        assert len(items) == 1, items
+        editor.apply([(URI, items[0]["range"], items[0]["text"])])
+        shown = len(editor.client.shown_documents)
+        await editor.execute(items[0]["command"])
+        walked.append(items[0]["range"]["start"]["line"])
+        if len(editor.client.shown_documents) > shown:
+            show = editor.client.shown_documents[-1]
+            assert show.uri == URI and show.take_focus
+            cursor = show.selection.start
+    assert walked == [6, 7, 8, 9]
+    assert editor.text[URI] == TESTS.replace("assertEquals", "assertEqual")
+    # every site walked: the cursor went to each next one, and nothing was left to show after the last
+    assert [d.selection.start.line for d in editor.client.shown_documents] == [7, 8, 9]
+
+
+async def test_titles_and_the_apply_at_every_site_action(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim")
+    editor.open(URI, TESTS)
+    editor.replace(URI, "assertEquals", "assertEqual")
+    cursor = editor.replace(URI, "assertEquals", "assertEqual")  # the second example: a search-and-replace
+    actions = await editor.code_actions(URI, cursor)
+    titles = [a.title for a in actions]
+    assert titles[0] == "line 8: assertEquals → assertEqual (2 more)", titles
+    every = next(a for a in actions if a.title.startswith("Apply at every site"))
+    assert every.title == "Apply at every site: assertEquals → assertEqual (3 sites)"
+    (change,) = every.edit.document_changes
+    assert change.text_document.version == editor.version[URI]
+    assert apply_edits(editor.text[URI], [(e.range, e.new_text) for e in change.edits], editor.encoding) == (
+        TESTS.replace("assertEquals", "assertEqual")
+    )
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+def configure(editor: Editor, settings: Any) -> None:
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+
+
+async def test_search_and_replace_off_at_start_and_on_again(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim", options={"nextedit": {"kinds": {"searchAndReplace": False}}})
+    editor.open(URI, TESTS)
+    editor.replace(URI, "assertEquals", "assertEqual")
+    cursor = editor.replace(URI, "assertEquals", "assertEqual")
+    titles = [a.title for a in await editor.code_actions(URI, cursor)]
+    assert titles and not any(t.startswith("Apply at every site") for t in titles), titles
+    configure(editor, {"nextedit": {"kinds": {"searchAndReplace": True}}, "pylsp": {"plugins": {}}})
+    titles = [a.title for a in await editor.code_actions(URI, cursor)]
+    assert any(t.startswith("Apply at every site") for t in titles), titles
+
+
+async def test_languages_and_confidence_from_the_configuration(editor_factory: Any) -> None:
+    editor, _ = await editor_factory("neovim")
+    editor.open(URI, SOURCE)
+    cursor = editor.replace(URI, "result", "total")
+    assert (await editor.inline_edit(URI, cursor))["edits"]
+    configure(editor, {"nextedit": {"languages": ["rust", "go"]}})
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"nextedit": {"languages": ["python"], "minConfidence": 1}})
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"somethingElse": True})  # not ours: nothing changes
+    assert (await editor.inline_edit(URI, cursor))["edits"] == []
+    configure(editor, {"nextedit": {}})  # the configuration layer emptied: the defaults again
+    assert (await editor.inline_edit(URI, cursor))["edits"]
+
+
+async def test_settings_that_cannot_be_read_are_named_to_the_user(editor_factory: Any) -> None:
+    options = {"minConfidence": "high", "kinds": {"jump": False}}  # our keys at the top, as Helix sends them
+    editor, _ = await editor_factory("neovim", options=options)
+    warnings = [m for m in editor.client.messages if m.type == types.MessageType.Warning]
+    assert [m.message for m in warnings] == [
+        "nextedit: initializationOptions.minConfidence must be a number from 0 to 1; ignored"
+    ]
+    editor.open(URI, SOURCE)
+    cursor = editor.replace(URI, "result", "total")
+    assert (await editor.inline_edit(URI, cursor))["edits"]  # the default confidence held
 
 
 async def test_accept_of_every_inline_edit_is_recorded_once(editor_factory: Any) -> None:

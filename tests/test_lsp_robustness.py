@@ -112,3 +112,46 @@ def test_requests_sent_together_are_answered_in_order(lsp: RpcProcess) -> None:
     lsp.send(*messages)
     for message in messages:
         assert "result" in lsp.wait_for(message["id"])
+
+
+@pytest.mark.parametrize("via", ["flag", "XDG_STATE_HOME"])
+def test_a_state_dir_that_cannot_be_created_costs_only_the_feedback_log(tmp_path: Path, via: str) -> None:
+    # a regular file where a directory should be: mkdir fails even for root
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("", encoding="utf-8")
+    argv = [sys.executable, "-m", "nextedit", "lsp"]
+    env = {}
+    if via == "flag":
+        argv += ["--state-dir", str(blocker / "state")]
+    else:
+        env["XDG_STATE_HOME"] = str(blocker)
+    process = RpcProcess(argv, framing="lsp", env=env)
+    answer = process.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    assert "result" in answer, answer
+    process.notify("initialized", {})
+    process.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": URI, "languageId": "python", "version": 1, "text": "x = 1\nprint(x)\n"}},
+    )
+    process.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": URI, "version": 2},
+            "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "y"}
+            ],
+        },
+    )
+    answer = process.call(
+        "textDocument/copilotInlineEdit",
+        {"textDocument": {"uri": URI, "version": 2}, "position": {"line": 0, "character": 1}},
+    )
+    (edit,) = answer["result"]["edits"]
+    accepted = process.call("workspace/executeCommand", edit["command"])
+    assert "result" in accepted, accepted
+    assert "result" in process.call("shutdown")
+    process.notify("exit")
+    assert process.proc.wait(60) == 0
+    errors = [line for line in process.stderr_lines if "ERROR" in line or "Traceback" in line]
+    assert len(errors) == 1 and "feedback log unavailable" in errors[0], process.stderr()
+    assert not process.problems and not process.unanswered()

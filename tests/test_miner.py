@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,94 @@ def test_cli_traces_mine(repo: Path, tmp_path: Path) -> None:
     sessions = read_nes_trace(out)
     assert len(sessions) == 3
     assert all(replay_mirror_only(s)[0] is True for s in sessions)
+
+
+# -- the command line, as a user runs it ----------------------------------------------------------
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "nextedit", "traces", "mine", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode != 0 and proc.stdout == "" and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_mine_a_directory_that_is_not_a_git_repository_shows_gits_message(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    line = one_line_error(run_cli(str(plain), "-o", "out.jsonl", cwd=tmp_path))
+    assert line.startswith("nextedit traces mine: error:") and "not a git repository" in line
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_mine_a_bad_rev_shows_gits_message(repo: Path, tmp_path: Path) -> None:
+    line = one_line_error(run_cli(str(repo), "--rev", "no-such-rev", "-o", "out.jsonl", cwd=tmp_path))
+    assert "--rev no-such-rev" in line and "bad revision" in line
+
+
+def test_mine_a_missing_directory(tmp_path: Path) -> None:
+    line = one_line_error(run_cli(str(tmp_path / "nowhere"), cwd=tmp_path))
+    assert "no such directory" in line
+
+
+def test_mine_an_unwritable_output(repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    line = one_line_error(run_cli(str(repo), "-o", str(tmp_path / "a-file" / "out.jsonl"), cwd=tmp_path))
+    assert "cannot write -o" in line
+
+
+def test_mine_says_when_the_session_limit_cut_it(repo: Path, tmp_path: Path) -> None:
+    proc = run_cli(str(repo), "--max-sessions", "1", "-o", "out.jsonl", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote 1 sessions" in proc.stderr
+    assert "stopped at --max-sessions 1" in proc.stderr
+    proc = run_cli(str(repo), "-o", "all.jsonl", cwd=tmp_path)
+    assert proc.returncode == 0 and "stopped at" not in proc.stderr and "wrote 4 sessions" in proc.stderr
+
+
+def test_mine_help_states_its_defaults(tmp_path: Path) -> None:
+    out = " ".join(run_cli("--help", cwd=tmp_path).stdout.split())
+    for default in (
+        "(default: 200)",
+        "(default: 2000)",
+        "(default: 30)",
+        "(default: HEAD)",
+        "(default: mined.jsonl.gz)",
+    ):
+        assert default in out
+
+
+def test_mine_shows_progress_on_a_terminal(repo: Path, tmp_path: Path) -> None:
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nextedit", "traces", "mine", str(repo), "-o", "out.jsonl"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        cwd=tmp_path,
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the other end closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=120) == 0
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert "mine" in shown and "commits" in shown and "3/3" in shown

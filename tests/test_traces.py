@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from nextedit.bench.events import Change, End, Open, Query
+from nextedit.bench.events import Change, End, Open, Query, repository_name
 from nextedit.bench.readers import (
+    TraceError,
     load_sample,
     load_sessions,
+    parse_nes_events,
     read_keystrokes,
     read_nes_trace,
     read_vscode_recording,
@@ -21,7 +24,8 @@ from nextedit.bench.wire import apply_changes, range_offsets, sha256_text
 from nextedit.text import Document
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = (REPO / ".." / "shared" / "traces").resolve()
+# ../shared/traces beside the checkout, or wherever NEXTEDIT_SHARED_TRACES says (a worktree elsewhere)
+SHARED = Path(os.environ.get("NEXTEDIT_SHARED_TRACES") or (REPO / ".." / "shared" / "traces")).resolve()
 MINED = sorted((SHARED / "mined").glob("*.jsonl.gz")) if SHARED.exists() else []
 RECORDINGS = (
     sorted(p.parent for p in (SHARED / "vscode-recordings").glob("*/recording.w.json")) if SHARED.exists() else []
@@ -190,3 +194,91 @@ def test_nes_trace_reader_plain_and_gz(tmp_path: Path) -> None:
         (s,) = load_sessions(p)
         assert s.header.tags == ["x"] and len(s.queries) == 1
         assert replay_mirror_only(s) == (True, {"file:///a.txt": "a😀c\nb"})
+
+
+@needs_shared
+def test_every_shared_set_names_its_repository() -> None:
+    sets = sorted((SHARED / "mined").glob("*.jsonl.gz")) + sorted((SHARED / "train").glob("*.jsonl.gz"))
+    assert len(sets) == 12
+    names = set()
+    for path in sets:
+        repos = {s.header.repository for s in read_nes_trace(path)}
+        assert len(repos) == 1 and "/" in next(iter(repos)), (path, repos)
+        names |= repos
+    assert {"pallets/flask", "BurntSushi/ripgrep", "jqlang/jq", "jhy/jsoup"} <= names and len(names) == 12
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ({"repo": "https://github.com/pallets/flask"}, "pallets/flask"),
+        ({"repo": "https://github.com/pallets/flask.git"}, "pallets/flask"),
+        ({"repo": "git@github.com:jqlang/jq.git"}, "jqlang/jq"),
+        ({"repo": "ssh://git@example.org:2222/team/tool"}, "team/tool"),
+        ({"repo": "demo"}, "demo"),
+        ({"repo": ""}, "fallback"),
+        ({}, "fallback"),
+        (None, "fallback"),
+    ],
+)
+def test_repository_names(source: dict | None, name: str) -> None:
+    assert repository_name(source, "fallback") == name
+
+
+def _header(trace: str = "t", **extra: object) -> dict:
+    return {"kind": "header", "trace": trace, "format": "nes-trace/1", **extra}
+
+
+def test_a_trace_without_a_repo_is_named_after_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "my-traces.jsonl.gz"
+    path.write_bytes(gzip.compress((json.dumps(_header()) + "\n").encode()))
+    (s,) = read_nes_trace(path)
+    assert s.header.repository == "my-traces"
+
+
+@pytest.mark.parametrize(
+    ("events", "says"),
+    [
+        ([[1, 2]], "not a nes-trace/1 event"),
+        ([{"trace": "t"}], 'no "kind"'),
+        ([{"kind": "header"}], 'without its "trace"'),
+        ([{"kind": "open", "trace": "t", "uri": "u", "version": 1, "text": ""}], "before its header"),
+        ([_header(), {"kind": "open", "trace": "t", "uri": "u", "version": 1}], "without 'text'"),
+        ([_header(), {"kind": "change", "trace": "t", "uri": "u", "version": "x", "contentChanges": []}], "malformed"),
+        ([_header(), {"kind": "change", "trace": "t", "uri": "u", "version": 2, "contentChanges": {}}], "malformed"),
+        ([_header(format="nes-trace/9")], "is not nes-trace/1"),
+        ([], "no nes-trace/1 session"),
+    ],
+)
+def test_what_is_not_a_trace_says_which_line_and_why(events: list, says: str) -> None:
+    with pytest.raises(TraceError, match=says) as info:
+        parse_nes_events(iter(events), "x.jsonl")
+    assert str(info.value).startswith("x.jsonl")
+
+
+def test_unknown_event_kinds_are_ignored() -> None:
+    (s,) = parse_nes_events(iter([_header(), {"kind": "telemetry", "trace": "t"}]), "x.jsonl")
+    assert s.events == []
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "says"),
+    [
+        ("a.jsonl", b"not json\n", "a.jsonl:1: not JSON"),
+        ("a.py", b"import os\n", "not a trace"),
+        ("a.json", b'{"kind": "header"}', 'without its "trace"'),  # sniffed as nes-trace/1, then refused
+        ("a.json.gz", gzip.compress(b'{"txns": 3}'), "malformed keystrokes trace"),
+    ],
+)
+def test_load_sessions_refuses_what_it_cannot_read(tmp_path: Path, name: str, content: bytes, says: str) -> None:
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(TraceError, match=says) as info:
+        load_sessions(tmp_path / name)
+    assert name in str(info.value)
+
+
+def test_an_empty_folder_is_not_a_trace(tmp_path: Path) -> None:
+    with pytest.raises(TraceError, match="no traces in it"):
+        load_sessions(tmp_path)
+    with pytest.raises(TraceError, match="no such file"):
+        load_sessions(tmp_path / "missing.jsonl")

@@ -32,8 +32,16 @@ from pathlib import Path
 from typing import Any
 
 from nextedit.bench.events import Change, Close, End, Focus, Open, Query
+from nextedit.bench.portable_regex import is_portable
 from nextedit.bench.readers import load_sessions
-from nextedit.bench.score import CpExpected, ReversalTracker, expected_in_cp, judge_change, regions_of
+from nextedit.bench.score import (
+    CpExpected,
+    ReversalTracker,
+    expand_search_and_replace,
+    expected_in_cp,
+    judge_change,
+    regions_of,
+)
 from nextedit.bench.wire import position, range_, text_change
 from nextedit.feedback import FeedbackLog
 from nextedit.session import PlacedSuggestion, Session
@@ -41,7 +49,6 @@ from nextedit.suggest.engine import fit_kinds
 from nextedit.suggest.filters import clean_edits
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TriggerKind
 from nextedit.suggest.rank import feature_vector, request_features
-from nextedit.suggest.repeat.search_replace import expand
 from nextedit.text import Document, PositionEncoding
 
 KINDS = SuggestionKinds(jump=True, search_and_replace=True)
@@ -56,15 +63,7 @@ class Judged:
 
 def _portable(search: str, replace: str) -> str | None:
     """Why a regex search-and-replace is not portable (None: it is)."""
-    try:
-        from nextedit.bench.portable_regex import non_portable_reason  # type: ignore[attr-defined]
-    except ImportError:  # the bench branch has not landed: a conservative stand-in
-        import re
-
-        if re.search(r"\(\?|\\[wdsbWDSB]|\\[1-9]|[\^$]", search) or "\\" in replace:
-            return "non-portable regex"
-        return None
-    return non_portable_reason(search, replace)
+    return is_portable(search, replace)
 
 
 def judge_edits(
@@ -77,7 +76,7 @@ def judge_edits(
 
 def placed_edits(doc: Document, s: PlacedSuggestion, enc: PositionEncoding) -> list[tuple[int, int, str]]:
     if s.kind == "searchAndReplace" and s.search is not None:
-        return [(e.start_cp, e.end_cp, e.new_text) for e in expand(doc.text, s.search, s.replace or "", s.is_regex)]
+        return expand_search_and_replace(doc.text, s.search, s.replace or "", s.is_regex)
     return [(*doc.range_offsets(e.range, enc), e.new_text) for e in s.edits]
 
 
@@ -138,8 +137,6 @@ def _query(
     sess: Session, trace: str, repo: str, q: Query, qn: int, tracker: ReversalTracker, out: FileResult, collect: bool
 ) -> dict[str, Any]:
     enc = sess.encoding
-    state = sess.documents[q.uri]
-    doc = state.document
     expected = expected_in_cp(q.expected or [], {u: s.document for u, s in sess.documents.items()}, enc)
     if collect:
         _collect(sess, trace, repo, q, qn, expected, tracker, out)

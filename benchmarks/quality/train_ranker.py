@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any

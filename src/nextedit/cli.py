@@ -55,6 +55,18 @@ def setup_logging(level: str, log_file: str | None) -> None:
     )
 
 
+class _SubcommandParser(argparse.ArgumentParser):
+    """A sub-command's parser: an unknown flag is reported with *its* usage, not the top level's."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common_options(defaults=False)
     parser = argparse.ArgumentParser(
@@ -63,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[_common_options(defaults=True)],
     )
     parser.add_argument("--version", action="version", version=f"nextedit {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # not `required=True`: argparse would then report a missing command before an unknown flag
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubcommandParser)
     for module_name in _COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
@@ -77,7 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    if getattr(args, "command", None) is None:
+        parser.error("the following arguments are required: COMMAND")
     setup_logging(args.log_level, args.log_file)
     return int(args.run(args) or 0)
 

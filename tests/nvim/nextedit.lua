@@ -3,13 +3,16 @@
 --   nvim --headless --clean -l tests/nvim/nextedit.lua
 --
 -- Environment:
---   NEXTEDIT_MODE     inline | codeaction | snippet
+--   NEXTEDIT_MODE     inline | codeaction                      (our own client config)
+--                     snippet | snippet-crossfile | snippet-walk (the README's setup, run as is)
 --   NEXTEDIT_PYTHON   python that has nextedit installed (inline, codeaction)
 --   NEXTEDIT_STATE    --state-dir for the server (inline, codeaction)
---   NEXTEDIT_SNIPPET  a Lua file with the docs' Neovim setup, run as is (snippet)
+--   NEXTEDIT_SNIPPET  a Lua file with the README's Neovim setup (snippet*)
 --   NEXTEDIT_ENCODING the only position encoding to offer (inline, codeaction; default: Neovim's choice)
---   NEXTEDIT_FILE     the Python file to open
---   NEXTEDIT_OUT      where the buffer's final text is written
+--   NEXTEDIT_FILE     the file to open and edit
+--   NEXTEDIT_OTHER    a second file, opened first (snippet-crossfile)
+--   NEXTEDIT_OUT      a directory: each buffer's final text is written there under its file name,
+--                     the cursor rows after each keypress to `cursor.txt` (snippet-walk)
 -- Any failure raises an error: `nvim -l` then exits 1 with the message on stderr.
 
 local mode = assert(os.getenv('NEXTEDIT_MODE'), 'NEXTEDIT_MODE')
@@ -17,7 +20,7 @@ local file = assert(os.getenv('NEXTEDIT_FILE'), 'NEXTEDIT_FILE')
 local out = assert(os.getenv('NEXTEDIT_OUT'), 'NEXTEDIT_OUT')
 local TIMEOUT = 30000
 
-if mode == 'snippet' then
+if vim.startswith(mode, 'snippet') then
   dofile(assert(os.getenv('NEXTEDIT_SNIPPET'), 'NEXTEDIT_SNIPPET'))
 else
   local capabilities = vim.lsp.protocol.make_client_capabilities()
@@ -33,34 +36,48 @@ else
   vim.lsp.enable('nextedit')
 end
 
+local function attached(buf)
+  local client
+  assert(
+    vim.wait(TIMEOUT, function()
+      client = vim.lsp.get_clients({ bufnr = buf, name = 'nextedit' })[1]
+      return client ~= nil and client.initialized and vim.lsp.buf_is_attached(buf, client.id)
+    end, 20),
+    'nextedit did not attach to ' .. vim.api.nvim_buf_get_name(buf)
+  )
+  return client
+end
+
+local other_buf
+if os.getenv('NEXTEDIT_OTHER') then
+  vim.cmd.edit(os.getenv('NEXTEDIT_OTHER'))
+  other_buf = vim.api.nvim_get_current_buf()
+  attached(other_buf)
+end
 vim.cmd.edit(file)
 local buf = vim.api.nvim_get_current_buf()
 assert(vim.bo[buf].filetype == 'python', 'filetype not detected: ' .. vim.bo[buf].filetype)
-
-local client
-assert(
-  vim.wait(TIMEOUT, function()
-    client = vim.lsp.get_clients({ bufnr = buf, name = 'nextedit' })[1]
-    return client ~= nil and client.initialized
-  end, 20),
-  'nextedit did not attach'
-)
+local client = attached(buf)
 local wanted = os.getenv('NEXTEDIT_ENCODING')
 assert(not wanted or client.offset_encoding == wanted, 'negotiated ' .. client.offset_encoding)
 
--- rename the first `count` (the one after the emoji) by editing the buffer
-local function find(word)
-  for row, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+-- 0-based row and byte column of the first whole-word `word` in `b`
+local function find(b, word)
+  for row, line in ipairs(vim.api.nvim_buf_get_lines(b, 0, -1, false)) do
     local col = line:find('%f[%w_]' .. word .. '%f[^%w_]')
     if col then
-      return row - 1, col - 1 -- 0-based row, byte column
+      return row - 1, col - 1
     end
   end
   error('no ' .. word .. ' in the buffer')
 end
-local row, col = find('count')
-vim.api.nvim_buf_set_text(buf, row, col, row, col + #'count', { 'total' })
-vim.api.nvim_win_set_cursor(0, { row + 1, col + #'total' })
+
+-- the developer's edit: replace the first `old` by `new` and leave the cursor after it
+local function type_over(old, new)
+  local row, col = find(buf, old)
+  vim.api.nvim_buf_set_text(buf, row, col, row, col + #old, { new })
+  vim.api.nvim_win_set_cursor(0, { row + 1, col + #new })
+end
 
 local function request(method, params)
   local response, err = client:request_sync(method, params, TIMEOUT, buf)
@@ -75,7 +92,32 @@ local function position_params()
   return params
 end
 
+-- press the README's <leader>n: it asks, applies and accepts asynchronously
+local function press()
+  local ticks = {}
+  for _, b in ipairs({ buf, other_buf }) do
+    ticks[b] = vim.api.nvim_buf_get_changedtick(b)
+  end
+  local map = vim.fn.maparg('<leader>n', 'n', false, true)
+  assert(map.callback, 'the snippet defines no <leader>n mapping')
+  map.callback()
+  assert(
+    vim.wait(TIMEOUT, function()
+      for b, tick in pairs(ticks) do
+        if vim.api.nvim_buf_get_changedtick(b) ~= tick then
+          return true
+        end
+      end
+      return false
+    end, 20),
+    'the keymap applied nothing'
+  )
+  -- the accept command (and the cursor move it causes) went out asynchronously: a round trip settles it
+  request('textDocument/copilotInlineEdit', position_params())
+end
+
 if mode == 'inline' then
+  type_over('count', 'total')
   local result = request('textDocument/copilotInlineEdit', position_params())
   assert(result and #result.edits > 0, 'no inline edit: ' .. vim.inspect(result))
   local edits = result.edits
@@ -87,6 +129,7 @@ if mode == 'inline' then
   vim.lsp.util.apply_text_edits(text_edits, buf, client.offset_encoding)
   request('workspace/executeCommand', edits[1].command)
 elseif mode == 'codeaction' then
+  type_over('count', 'total')
   local params = position_params()
   local actions = request('textDocument/codeAction', {
     textDocument = { uri = params.textDocument.uri },
@@ -101,24 +144,55 @@ elseif mode == 'codeaction' then
   vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
   request('workspace/executeCommand', action.command)
 elseif mode == 'snippet' then
-  -- press the docs' keymap: it asks, applies and accepts asynchronously
-  local before = vim.api.nvim_buf_get_changedtick(buf)
-  local map = vim.fn.maparg('<leader>n', 'n', false, true)
-  assert(map.callback, 'the snippet defines no <leader>n mapping')
-  map.callback()
-  assert(
-    vim.wait(TIMEOUT, function()
-      return vim.api.nvim_buf_get_changedtick(buf) ~= before
-    end, 20),
-    'the keymap applied nothing'
-  )
-  -- the accept command goes out asynchronously: a round trip after it settles it
-  request('textDocument/copilotInlineEdit', position_params())
+  type_over('count', 'total')
+  press()
+elseif mode == 'snippet-crossfile' then
+  -- rename the function where it is defined, typing the new name; the other file's uses must follow
+  local row, col = find(buf, 'area')
+  vim.api.nvim_buf_set_text(buf, row, col, row, col + #'area', { '' })
+  for i = 1, #'surface' do
+    vim.api.nvim_buf_set_text(buf, row, col + i - 1, row, col + i - 1, { ('surface'):sub(i, i) })
+  end
+  vim.api.nvim_win_set_cursor(0, { row + 1, col + #'surface' })
+  -- the trap: both buffers at the same version number (no-op edits in the other file until they are)
+  local versions = vim.lsp.util.buf_versions
+  local print_row = find(other_buf, 'print')
+  while versions[other_buf] < versions[buf] do
+    vim.api.nvim_buf_set_text(other_buf, print_row, 0, print_row, #'print', { 'print' })
+  end
+  assert(versions[other_buf] == versions[buf], 'versions ' .. versions[other_buf] .. ' and ' .. versions[buf])
+  -- let Neovim send the other buffer's (debounced) changes, as it has long done when a person gets there
+  local response = client:request_sync('textDocument/copilotInlineEdit', {
+    textDocument = { uri = vim.uri_from_bufnr(other_buf), version = versions[other_buf] },
+    position = { line = 0, character = 0 },
+  }, TIMEOUT, other_buf)
+  assert(response and not response.err, 'flushing the other buffer: ' .. vim.inspect(response))
+  press()
+elseif mode == 'snippet-walk' then
+  -- one site of a repeated edit by hand, then the keymap for each other site
+  type_over('assertEquals', 'assertEqual')
+  local rows = {}
+  for press_number = 1, 4 do
+    local before = vim.api.nvim_win_get_cursor(0)[1]
+    press()
+    if press_number < 4 then -- the cursor walks on to the next site
+      assert(
+        vim.wait(TIMEOUT, function()
+          return vim.api.nvim_win_get_cursor(0)[1] ~= before
+        end, 20),
+        'the cursor stayed on row ' .. before .. ' after press ' .. press_number
+      )
+    end
+    table.insert(rows, tostring(vim.api.nvim_win_get_cursor(0)[1]))
+  end
+  vim.fn.writefile(rows, out .. '/cursor.txt')
 else
   error('unknown NEXTEDIT_MODE ' .. mode)
 end
 
-vim.fn.writefile(vim.api.nvim_buf_get_lines(buf, 0, -1, false), out)
+for _, b in ipairs({ buf, other_buf }) do
+  vim.fn.writefile(vim.api.nvim_buf_get_lines(b, 0, -1, false), out .. '/' .. vim.fs.basename(vim.api.nvim_buf_get_name(b)))
+end
 client:stop()
 vim.wait(TIMEOUT, function()
   return client:is_stopped()

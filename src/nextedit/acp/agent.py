@@ -27,6 +27,7 @@ from typing import Any
 
 from nextedit.acp.errors import RequestCancelled, RpcError, UnknownSession, error_response
 from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+from nextedit.settings import Settings
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding
 
@@ -66,6 +67,7 @@ class Agent:
     sessions: dict[str, Any] = field(default_factory=dict)  # session id -> Session
     inflight: dict[RequestId, SuggestJob] = field(default_factory=dict)
     feedback: FeedbackLog | None = None
+    settings: Settings = field(default_factory=Settings)  # the user's, from the command line
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self) -> None:

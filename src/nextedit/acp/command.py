@@ -10,6 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from nextedit.settings import Settings, add_flags
+
 __all__ = ["register", "run"]
 
 
@@ -26,10 +28,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         type=Path,
         help="where feedback.jsonl lives (default: $XDG_STATE_HOME/nextedit or ~/.local/state/nextedit)",
     )
+    add_flags(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from nextedit.acp.server import main
 
-    return main(args.state_dir)
+    return main(args.state_dir, Settings.from_flags(args))

@@ -48,7 +48,7 @@ def initialize(agent: Agent, params: Any) -> dict[str, Any]:
     p = wire.parse(wire.InitializeParams, params)
     caps = p.client_capabilities
     agent.encoding = choose_encoding(caps.position_encodings)
-    agent.kinds = wire.kinds_from_wire(caps)
+    agent.kinds = agent.settings.kinds(wire.kinds_from_wire(caps))
     agent.initialized = True
     log.info("initialized: encoding %s, kinds %s", agent.encoding, agent.kinds)
     return {
@@ -84,6 +84,7 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
         feedback=agent.feedback,
         workspace_uri=p.workspace_uri,
     )
+    agent.settings.configure(agent.sessions[session_id].engine)
     return {"sessionId": session_id}
 
 

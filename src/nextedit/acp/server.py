@@ -28,6 +28,7 @@ import anyio.lowlevel
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, SuggestJob
 from nextedit.acp.transport import LineWriter, read_batches
+from nextedit.settings import Settings
 
 __all__ = ["main", "serve"]
 
@@ -43,9 +44,9 @@ async def _run_job(agent: Agent, job: SuggestJob) -> None:
         dispatch.run_suggest(agent, job)
 
 
-async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
+async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None, settings: Settings | None = None) -> int:
     """Serve one connection on a pair of descriptors until EOF."""
-    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir)
+    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir, settings=settings or Settings())
     try:
         async with anyio.create_task_group() as tg:
             async for batch in read_batches(in_fd):
@@ -63,6 +64,6 @@ async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
     return 0
 
 
-def main(state_dir: Path | None = None) -> int:
+def main(state_dir: Path | None = None, settings: Settings | None = None) -> int:
     """Serve stdin/stdout (the ``nextedit acp`` command)."""
-    return anyio.run(serve, sys.stdin.fileno(), sys.stdout.fileno(), state_dir)
+    return anyio.run(serve, sys.stdin.fileno(), sys.stdout.fileno(), state_dir, settings)

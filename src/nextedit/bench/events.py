@@ -1,6 +1,6 @@
 """The internal event stream every trace reader produces and the replayer consumes.
 
-It mirrors nes-trace/1 (see ``../shared/traces/FORMAT.md``): positions and
+It mirrors nes-trace/1 (see ``docs/trace-format.md``): positions and
 ranges stay wire dicts (``{"line", "character"}``) in the session's
 ``encoding``; content changes stay ACP ``TextDocumentContentChangeEvent``
 dicts.  Readers of other formats (VS Code recordings, keystroke logs, git
@@ -9,13 +9,14 @@ history) convert into these types.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 
 @dataclass(slots=True)
 class ExpectedEdit:
-    """One edit the developer still made after a query (FORMAT.md "Ground truth")."""
+    """One edit the developer still made after a query (docs/trace-format.md "Ground truth")."""
 
     id: str
     uri: str
@@ -48,6 +49,25 @@ class Header:
     tags: list[str] = field(default_factory=list)
     format: str = "nes-trace/1"
     kind: str = "nes-trace"  # reader that produced it: nes-trace | vscode | keystrokes
+    repository: str = ""  # the source repository reports group by (see repository_name)
+
+
+_URL_HOST = re.compile(r"^(?:[a-z][a-z0-9+.-]*://(?:[^/@]*@)?[^/]+/|[^/@:]+@[^/:]+:)", re.I)
+
+
+def repository_name(source: dict[str, Any] | None, fallback: str) -> str:
+    """The name reports use for a session's source repository.
+
+    ``source.repo`` without its scheme, host and ``.git``
+    (``https://github.com/pallets/flask`` → ``pallets/flask``,
+    ``git@github.com:jqlang/jq.git`` → ``jqlang/jq``); ``fallback`` (the trace
+    file's name) when the header names no repository.
+    """
+    repo = str((source or {}).get("repo") or "").strip()
+    if not repo:
+        return fallback
+    name = _URL_HOST.sub("", repo).removesuffix("/").removesuffix(".git")
+    return name or fallback
 
 
 @dataclass(slots=True)

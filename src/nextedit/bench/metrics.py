@@ -1,29 +1,41 @@
-"""Aggregating query verdicts into the FORMAT.md metrics.
+"""Aggregating query verdicts into the metrics of docs/trace-format.md, pooled and per repository.
 
 Exact definitions (over queries that carry ground truth, i.e. ``expected`` is
 not ``None``; keystroke queries and VS Code recordings without
 ``nextUserEdit`` are only timed):
 
 * **answered**: the first suggestion exists (``suggestions`` non-empty).
-* **precision** = correct / answered.
+* **precision** = correct / answered.  A jump is correct only when it landed
+  on an expected line and its follow-up's first suggestion is a correct
+  change (:func:`nextedit.bench.score.settle_jump`).
 * **recall (related)** = queries with a non-empty ``related`` whose first
-  suggestion is correct / queries with a non-empty ``related`` (FORMAT.md:
-  "correct / queries whose related is non-empty"; the suggestion may match
-  any expected edit).  **recall_related_strict** additionally requires every
-  expected edit the suggestion matched to be one of the ``related`` ids.
+  suggestion is correct / queries with a non-empty ``related`` (the
+  suggestion may match any expected edit).  **recall_related_strict**
+  additionally requires every expected edit the suggestion matched to be one
+  of the ``related`` ids.
 * **silence** = queries with an empty ``expected`` answered with nothing /
   queries with an empty ``expected``.
-* **reversals**: answered queries whose first suggestion is a reversal (see
-  :mod:`nextedit.bench.score`); ``reversal_rate`` = reversals / answered.
-* **latency**: wall clock around each ``nes/suggest`` (all queries, timed ones
-  included), in ms; percentiles by nearest rank (the smallest sample with at
-  least p % of samples at or below it).
+* **reversals**: answered queries whose first suggestion (for a jump: the
+  change its follow-up showed) is a reversal; ``reversal_rate`` = reversals /
+  answered.
+* **jumps**: answered queries whose first suggestion is a jump;
+  ``jumps_landed`` of them on a line of an expected edit (whatever followed),
+  ``jumps_correct`` of them correct.
+* **latency**: wall clock around each ``nes/suggest`` of a query (all
+  queries, timed ones included), in ms; the follow-up requests of jumps are
+  timed apart (``followup_latency_ms``).  Percentiles by nearest rank (the
+  smallest sample with at least p % of samples at or below it).
+
+Every group (pooled, per repository, language, reader and tag) carries the
+raw counts, so figures over any union of repositories — e.g. leaving one out
+— are sums of counts.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from nextedit.bench.replay import QueryResult, SessionResult
@@ -36,26 +48,39 @@ def percentile(sorted_values: list[float], p: float) -> float | None:
     return sorted_values[min(k, len(sorted_values)) - 1]
 
 
-def _ratio(a: int, b: int) -> float | None:
+def latency_summary(values: list[float]) -> dict[str, float | int | None]:
+    """``count``, ``p50``, ``p95``, ``p99``, ``max`` and ``mean`` of latencies in ms."""
+    ordered = sorted(values)
+    return {
+        "count": len(ordered),
+        "p50": percentile(ordered, 50),
+        "p95": percentile(ordered, 95),
+        "p99": percentile(ordered, 99),
+        "max": ordered[-1] if ordered else None,
+        "mean": (sum(ordered) / len(ordered)) if ordered else None,
+    }
+
+
+def ratio(a: int, b: int) -> float | None:
     return None if b == 0 else a / b
 
 
-class _Counts:
-    __slots__ = (
-        "queries",
-        "answered",
-        "correct",
-        "related",
-        "related_correct",
-        "related_correct_strict",
-        "empty",
-        "silent_on_empty",
-        "reversals",
-    )
+@dataclass(slots=True)
+class Counts:
+    """The raw counts of one group of scored queries."""
 
-    def __init__(self) -> None:
-        for k in self.__slots__:
-            setattr(self, k, 0)
+    queries: int = 0
+    answered: int = 0
+    correct: int = 0
+    related: int = 0
+    related_correct: int = 0
+    related_correct_strict: int = 0
+    empty: int = 0
+    silent_on_empty: int = 0
+    reversals: int = 0
+    jumps: int = 0
+    jumps_landed: int = 0
+    jumps_correct: int = 0
 
     def add(self, q: QueryResult) -> None:
         v = q.verdict
@@ -66,6 +91,10 @@ class _Counts:
             self.answered += 1
             self.correct += v.correct
             self.reversals += v.reversal
+            if v.kind == "jump":
+                self.jumps += 1
+                self.jumps_landed += bool(v.landed)
+                self.jumps_correct += v.correct
         if q.query.related:
             self.related += 1
             if v.correct:
@@ -77,42 +106,89 @@ class _Counts:
             self.silent_on_empty += not v.answered
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {k: getattr(self, k) for k in self.__slots__}
-        d["precision"] = _ratio(self.correct, self.answered)
-        d["recall_related"] = _ratio(self.related_correct, self.related)
-        d["recall_related_strict"] = _ratio(self.related_correct_strict, self.related)
-        d["silence"] = _ratio(self.silent_on_empty, self.empty)
-        d["answer_rate"] = _ratio(self.answered, self.queries)
-        d["reversal_rate"] = _ratio(self.reversals, self.answered)
+        d: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["precision"] = ratio(self.correct, self.answered)
+        d["recall_related"] = ratio(self.related_correct, self.related)
+        d["recall_related_strict"] = ratio(self.related_correct_strict, self.related)
+        d["silence"] = ratio(self.silent_on_empty, self.empty)
+        d["answer_rate"] = ratio(self.answered, self.queries)
+        d["reversal_rate"] = ratio(self.reversals, self.answered)
         return d
+
+
+@dataclass(slots=True)
+class RepositoryGroup:
+    """Counts, latencies and sessions of one source repository."""
+
+    counts: Counts = field(default_factory=Counts)
+    latencies: list[float] = field(default_factory=list)
+    followup_latencies: list[float] = field(default_factory=list)
+    sessions: int = 0
+    languages: Counter[str] = field(default_factory=Counter)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessions": self.sessions,
+            "languages": [lang for lang, _ in self.languages.most_common()],
+            **self.counts.to_json(),
+            "latency_ms": latency_summary(self.latencies),
+            "followup_latency_ms": latency_summary(self.followup_latencies),
+        }
+
+
+def worst_repositories(by_repository: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The repository with the lowest precision and the one with the lowest related recall.
+
+    Only repositories where the figure is defined count; ties go to the name
+    first in alphabetical order.  ``None`` when no repository has the figure.
+    """
+
+    def lowest(metric: str) -> dict[str, Any] | None:
+        have = [(d[metric], name) for name, d in by_repository.items() if d[metric] is not None]
+        if not have:
+            return None
+        value, name = min(have)
+        return {"repository": name, metric: value}
+
+    return {"by_precision": lowest("precision"), "by_recall_related": lowest("recall_related")}
 
 
 def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
     """All metrics of one bench run as a JSON-ready dict."""
-    total = _Counts()
-    by_lang: dict[str, _Counts] = defaultdict(_Counts)
-    by_source: dict[str, _Counts] = defaultdict(_Counts)
-    by_tag: dict[str, _Counts] = defaultdict(_Counts)
+    total = Counts()
+    by_lang: dict[str, Counts] = {}
+    by_reader: dict[str, Counts] = {}
+    by_tag: dict[str, Counts] = {}
+    by_repo: dict[str, RepositoryGroup] = {}
     kinds_answered: Counter[str] = Counter()
     kinds_correct: Counter[str] = Counter()
     kinds_reversal: Counter[str] = Counter()
     latencies: list[float] = []
+    followup_latencies: list[float] = []
     errors = 0
     unscored = 0
     grades: list[dict[str, Any]] = []
     for s in sessions:
+        repo = by_repo.setdefault(s.repository or s.trace, RepositoryGroup())
+        repo.sessions += 1
+        repo.languages[s.language] += 1
         for q in s.queries:
             if q.latency_ms is not None:
                 latencies.append(q.latency_ms)
+                repo.latencies.append(q.latency_ms)
+            if q.followup is not None and q.followup.latency_ms is not None:
+                followup_latencies.append(q.followup.latency_ms)
+                repo.followup_latencies.append(q.followup.latency_ms)
             if q.error:
                 errors += 1
             if not q.verdict.scored:
                 unscored += 1
             total.add(q)
-            by_lang[q.language].add(q)
-            by_source[q.kind].add(q)
+            repo.counts.add(q)
+            by_lang.setdefault(q.language, Counts()).add(q)
+            by_reader.setdefault(q.kind, Counts()).add(q)
             for tag in s.tags:
-                by_tag[tag].add(q)
+                by_tag.setdefault(tag, Counts()).add(q)
             if q.verdict.answered and q.verdict.scored:
                 k = q.verdict.kind or "?"
                 kinds_answered[k] += 1
@@ -128,14 +204,7 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
                     }
                 )
     latencies.sort()
-    lat = {
-        "count": len(latencies),
-        "p50": percentile(latencies, 50),
-        "p95": percentile(latencies, 95),
-        "p99": percentile(latencies, 99),
-        "max": latencies[-1] if latencies else None,
-        "mean": (sum(latencies) / len(latencies)) if latencies else None,
-    }
+    by_repository = {k: v.to_json() for k, v in sorted(by_repo.items())}
     return {
         **total.to_json(),  # first: the keys below (e.g. "queries": all queries) win
         "scored_queries": total.queries,
@@ -153,14 +222,17 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
                 "answered": kinds_answered[k],
                 "correct": kinds_correct[k],
                 "reversals": kinds_reversal[k],
-                "precision": _ratio(kinds_correct[k], kinds_answered[k]),
+                "precision": ratio(kinds_correct[k], kinds_answered[k]),
             }
             for k in sorted(kinds_answered)
         },
+        "by_repository": by_repository,
+        "worst_repository": worst_repositories(by_repository),
         "by_language": {k: v.to_json() for k, v in sorted(by_lang.items())},
-        "by_source": {k: v.to_json() for k, v in sorted(by_source.items())},
+        "by_reader": {k: v.to_json() for k, v in sorted(by_reader.items())},
         "by_tag": {k: v.to_json() for k, v in sorted(by_tag.items())},
-        "latency_ms": lat,
+        "latency_ms": latency_summary(latencies),
+        "followup_latency_ms": latency_summary(followup_latencies),
         "vscode_grades": grades,
         "latencies_ms": latencies,
     }

@@ -13,6 +13,10 @@ Skipped: added/deleted/renamed files, binary and non-UTF-8 files, generated
 files (lock files, minified, ``*_pb2.py``, ``@generated``/``DO NOT EDIT``
 markers), vendored folders, huge files and bulk changes (more than
 ``max_hunks`` hunks or more than ``max_changed_lines`` changed lines).
+
+:func:`mine` reports how far it got (commits walked, whether ``max_sessions``
+cut it short) and calls ``progress`` after each commit; git failures raise
+:class:`GitError` carrying git's own message.
 """
 
 from __future__ import annotations
@@ -24,8 +28,10 @@ import logging
 import random
 import re
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nextedit.bench.events import (
     Change,
@@ -63,8 +69,17 @@ _GENERATED_MARK = re.compile(
 )
 
 
+class GitError(RuntimeError):
+    """git failed (not a repository, a bad revision…); the message is git's own first line."""
+
+
 def git(repo: Path, *args: str) -> bytes:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True).stdout
+
+
+def _git_message(exc: subprocess.CalledProcessError) -> str:
+    lines = [x.strip() for x in (exc.stderr or b"").decode("utf-8", "replace").splitlines() if x.strip()]
+    return lines[0] if lines else f"git exited with status {exc.returncode}"
 
 
 def git_lines(text: str) -> list[str]:
@@ -91,7 +106,7 @@ def parse_hunks(diff: bytes, old: str, new: str) -> list[Hunk]:
     starts = [0]
     for line in old_lines:
         starts.append(starts[-1] + len(line))
-    hunks = []
+    hunks: list[Hunk] = []
     for m in _HUNK.finditer(diff):
         a, b = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
         c, d = int(m.group(3)), int(m.group(4) if m.group(4) is not None else 1)
@@ -250,7 +265,15 @@ def _decode(data: bytes) -> str | None:
         return None
 
 
-def mine_repository(
+@dataclass(slots=True)
+class MineResult:
+    sessions: list[Session] = field(default_factory=list)
+    commits_total: int = 0  # commits listed (at most max_commits)
+    commits_seen: int = 0  # of them, walked before stopping
+    stopped_at_max_sessions: bool = False
+
+
+def mine(
     repo: Path,
     *,
     rev: str = "HEAD",
@@ -261,80 +284,135 @@ def mine_repository(
     max_changed_lines: int = 400,
     random_order: bool = True,
     license_id: str = "",
-) -> list[Session]:
-    """Mine sessions from ``repo``'s history (see the module docstring)."""
+    progress: Callable[[int, int, int], None] | None = None,
+) -> MineResult:
+    """Mine sessions from ``repo``'s history (see the module docstring).
+
+    ``progress(commits_done, commits_total, sessions)`` is called after each
+    commit.  Raises :class:`GitError` when git cannot list the history.
+    """
     repo = Path(repo)
     name = repo.resolve().name
+    try:
+        git(repo, "rev-parse", "--git-dir")
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    except subprocess.CalledProcessError as exc:
+        raise GitError(f"{repo}: {_git_message(exc)}") from None
     try:
         remote = git(repo, "config", "--get", "remote.origin.url").decode().strip()
     except subprocess.CalledProcessError:
         remote = ""
-    commits = git(repo, "rev-list", "--no-merges", f"--max-count={max_commits}", rev).split()
-    sessions: list[Session] = []
+    try:
+        commits = git(repo, "rev-list", "--no-merges", f"--max-count={max_commits}", rev, "--").split()
+    except subprocess.CalledProcessError as exc:
+        raise GitError(f"--rev {rev}: {_git_message(exc)}") from None
+    out = MineResult(commits_total=len(commits))
+    sessions = out.sessions
     for c in commits:
-        commit = c.decode()
-        parents = git(repo, "rev-list", "--parents", "-n", "1", commit).split()[1:]
-        if len(parents) != 1:
+        out.commits_seen += 1
+        sessions.extend(
+            _mine_commit(
+                repo,
+                c.decode(),
+                name=name,
+                remote=remote,
+                seed=seed,
+                max_hunks=max_hunks,
+                max_changed_lines=max_changed_lines,
+                random_order=random_order,
+                license_id=license_id,
+            )
+        )
+        if len(sessions) >= max_sessions:
+            out.stopped_at_max_sessions = len(sessions) > max_sessions or out.commits_seen < len(commits)
+            del sessions[max_sessions:]
+        if progress is not None:
+            progress(out.commits_seen, len(commits), len(sessions))
+        if len(sessions) >= max_sessions:
+            break
+    return out
+
+
+def _mine_commit(
+    repo: Path,
+    commit: str,
+    *,
+    name: str,
+    remote: str,
+    seed: int,
+    max_hunks: int,
+    max_changed_lines: int,
+    random_order: bool,
+    license_id: str,
+) -> list[Session]:
+    """The sessions of one commit (nothing for a merge or a root commit)."""
+    parents = git(repo, "rev-list", "--parents", "-n", "1", commit).split()[1:]
+    if len(parents) != 1:
+        return []
+    parent = parents[0].decode()
+    status = git(repo, "diff", "--no-renames", "--name-status", "-z", parent, commit)
+    fields = status.split(b"\0")
+    sessions: list[Session] = []
+    for k in range(0, len(fields) - 1, 2):
+        if fields[k] != b"M":
             continue
-        parent = parents[0].decode()
-        status = git(repo, "diff", "--no-renames", "--name-status", "-z", parent, commit)
-        fields = status.split(b"\0")
-        for k in range(0, len(fields) - 1, 2):
-            if fields[k] != b"M":
-                continue
-            path = fields[k + 1].decode("utf-8", "surrogateescape")
-            why = _skip_path(path)
-            if why:
-                log.debug("skip %s (%s)", path, why)
-                continue
-            try:
-                old = _decode(git(repo, "show", f"{parent}:{path}"))
-                new = _decode(git(repo, "show", f"{commit}:{path}"))
-            except subprocess.CalledProcessError:
-                continue
-            if old is None or new is None:
-                continue
-            head = "\n".join(new.split("\n", 6)[:6])
-            if _GENERATED_MARK.search(head):
-                continue
-            diff = git(repo, "diff", "-U0", "--histogram", "--no-color", "--no-ext-diff", parent, commit, "--", path)
-            hunks = parse_hunks(diff, old, new)
-            if len(hunks) < 2 or len(hunks) > max_hunks:
-                continue
-            changed = sum(h.old_text.count("\n") + h.new_text.count("\n") for h in hunks)
-            if changed > max_changed_lines or apply_hunks(old, hunks) != new:
-                continue
-            related = related_pairs(hunks)
-            uri = f"file:///{name}/{path}"
-            source = {"repo": remote or name, "commit": commit, "path": path, "license": license_id}
-            base = f"{name}@{commit[:10]}:{path}"
-            orders = [("file", list(range(len(hunks))))]
-            if random_order:
-                r = random.Random(f"{seed}:{commit}:{path}")
-                perm = list(range(len(hunks)))
-                r.shuffle(perm)
-                if perm == orders[0][1]:
-                    orders.append(("reverse", perm[::-1]))
-                else:
-                    orders.append((f"random:{seed}", perm))
-            for order_name, order in orders:
-                sessions.append(
-                    build_session(
-                        trace=f"{base}:{order_name}",
-                        uri=uri,
-                        language_id=language_for_path(path),
-                        old=old,
-                        new=new,
-                        hunks=hunks,
-                        order=order,
-                        order_name=order_name,
-                        source=source,
-                        related=related,
-                    )
+        path = fields[k + 1].decode("utf-8", "surrogateescape")
+        why = _skip_path(path)
+        if why:
+            log.debug("skip %s (%s)", path, why)
+            continue
+        try:
+            old = _decode(git(repo, "show", f"{parent}:{path}"))
+            new = _decode(git(repo, "show", f"{commit}:{path}"))
+        except subprocess.CalledProcessError:
+            continue
+        if old is None or new is None:
+            continue
+        head = "\n".join(new.split("\n", 6)[:6])
+        if _GENERATED_MARK.search(head):
+            continue
+        diff = git(repo, "diff", "-U0", "--histogram", "--no-color", "--no-ext-diff", parent, commit, "--", path)
+        hunks = parse_hunks(diff, old, new)
+        if len(hunks) < 2 or len(hunks) > max_hunks:
+            continue
+        changed = sum(h.old_text.count("\n") + h.new_text.count("\n") for h in hunks)
+        if changed > max_changed_lines or apply_hunks(old, hunks) != new:
+            continue
+        related = related_pairs(hunks)
+        uri = f"file:///{name}/{path}"
+        source = {"repo": remote or name, "commit": commit, "path": path, "license": license_id}
+        base = f"{name}@{commit[:10]}:{path}"
+        orders = [("file", list(range(len(hunks))))]
+        if random_order:
+            r = random.Random(f"{seed}:{commit}:{path}")
+            perm = list(range(len(hunks)))
+            r.shuffle(perm)
+            if perm == orders[0][1]:
+                orders.append(("reverse", perm[::-1]))
+            else:
+                orders.append((f"random:{seed}", perm))
+        for order_name, order in orders:
+            sessions.append(
+                build_session(
+                    trace=f"{base}:{order_name}",
+                    uri=uri,
+                    language_id=language_for_path(path),
+                    old=old,
+                    new=new,
+                    hunks=hunks,
+                    order=order,
+                    order_name=order_name,
+                    source=source,
+                    related=related,
                 )
-                if len(sessions) >= max_sessions:
-                    return sessions
+            )
     return sessions
+
+
+def mine_repository(repo: Path, **options: Any) -> list[Session]:
+    """The sessions :func:`mine` finds (keyword options as there)."""
+    return mine(repo, **options).sessions
 
 
 def write_sessions(sessions: list[Session], path: Path) -> None:

@@ -1,7 +1,13 @@
 """Trace readers: nes-trace/1, VS Code workbench recordings, keystroke logs.
 
 Each reader yields :class:`~nextedit.bench.events.Session` objects; the
-replayer never sees the original formats.
+replayer never sees the original formats.  Every session's header carries
+the name of its source repository (``source.repo``, else the trace file's
+name) for per-repository reports.
+
+A file that is not a trace, or a trace that cannot be read, raises
+:class:`TraceError` with one line saying which file and what is wrong; it
+never turns into an empty or partial session.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import json
 import logging
 import os
 import posixpath
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +27,7 @@ from nextedit.bench.events import (
     Change,
     Close,
     End,
+    Event,
     ExpectedEdit,
     Focus,
     GradedEdit,
@@ -27,6 +35,7 @@ from nextedit.bench.events import (
     Open,
     Query,
     Session,
+    repository_name,
 )
 from nextedit.bench.wire import position_at, range_at, sha256_text
 from nextedit.text import Document, PositionEncoding
@@ -83,13 +92,26 @@ EXTENSION_LANGUAGES = {
 }
 
 
+class TraceError(ValueError):
+    """A trace that cannot be read; the message names the file (and line) and what is wrong."""
+
+
+def trace_stem(path: str | os.PathLike[str]) -> str:
+    """A trace file's name without its extensions: ``flask.jsonl.gz`` → ``flask``."""
+    name = Path(path).name
+    for ext in (".jsonl.gz", ".json.gz", ".jsonl", ".w.json", ".json", ".gz"):
+        if name.endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)]
+    return name
+
+
 def language_for_path(path: str) -> str:
     return EXTENSION_LANGUAGES.get(posixpath.splitext(path.lower())[1], "plaintext")
 
 
 def _open_text(path: Path) -> io.TextIOBase:
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")  # type: ignore[return-value]
+        return gzip.open(path, "rt", encoding="utf-8")
     return open(path, encoding="utf-8")
 
 
@@ -100,67 +122,115 @@ def _expected(d: dict) -> ExpectedEdit:
     return ExpectedEdit(id=str(d["id"]), uri=d["uri"], range=d["range"], new_text=d["newText"])
 
 
+def _nes_event(ev: dict[str, Any], kind: str) -> Event | None:
+    """One non-header event (``None`` for a kind this reader does not know: ignored)."""
+    if kind == "open":
+        return Open(ev["uri"], ev.get("languageId") or language_for_path(ev["uri"]), int(ev["version"]), ev["text"])
+    if kind == "change":
+        if not isinstance(ev["contentChanges"], list):
+            raise TypeError("contentChanges is not a list")
+        return Change(ev["uri"], int(ev["version"]), ev["contentChanges"], ev.get("cursor"))
+    if kind == "focus":
+        return Focus(ev["uri"], int(ev["version"]), ev["position"], ev["visibleRange"])
+    if kind == "close":
+        return Close(ev["uri"])
+    if kind == "query":
+        return Query(
+            uri=ev["uri"],
+            version=int(ev["version"]),
+            position=ev["position"],
+            trigger_kind=ev.get("triggerKind", "automatic"),
+            expected=[_expected(x) for x in ev.get("expected", [])],
+            related=[str(x) for x in ev.get("related", [])],
+            selection=ev.get("selection"),
+        )
+    if kind == "end":
+        return End(ev["sha256"], ev.get("uri"))
+    return None
+
+
 def parse_nes_events(lines: Iterator[dict[str, Any]], name: str = "<trace>") -> list[Session]:
-    """Group nes-trace/1 event dicts into sessions (first appearance order)."""
+    """Group nes-trace/1 event dicts into sessions (first appearance order).
+
+    Raises :class:`TraceError` for a line that is not an event object, an
+    event without ``kind``/``trace`` or lacking a field its kind needs, an
+    event before its session's header, another format, or no session at all.
+    Events of unknown kinds are ignored (a later version may add some).
+    """
     sessions: dict[str, Session] = {}
+    fallback = trace_stem(name)
+    n = 0
     for n, ev in enumerate(lines, 1):
+        if not isinstance(ev, dict):
+            raise TraceError(f"{name}:{n}: not a nes-trace/1 event (a JSON object)")
         kind = ev.get("kind")
         trace = ev.get("trace")
+        if not isinstance(kind, str):
+            raise TraceError(f'{name}:{n}: not a nes-trace/1 event (no "kind")')
+        if not isinstance(trace, str):
+            raise TraceError(f'{name}:{n}: a {kind!r} event without its "trace" id')
         if kind == "header":
+            fmt = ev.get("format", "nes-trace/1")
+            if fmt != "nes-trace/1":
+                raise TraceError(f"{name}:{n}: format {fmt!r} is not nes-trace/1")
+            source = ev.get("source") or {}
             sessions[trace] = Session(
                 Header(
                     trace=trace,
                     encoding=ev.get("positionEncoding") or PositionEncoding.UTF16,
-                    source=ev.get("source") or {},
+                    source=source,
                     order=ev.get("order", "file"),
                     tags=list(ev.get("tags") or []),
-                    format=ev.get("format", "nes-trace/1"),
+                    format=fmt,
+                    repository=repository_name(source, fallback),
                 )
             )
             continue
         sess = sessions.get(trace)
-        if sess is None:  # events before any header: an implicit header
-            sess = sessions[trace] = Session(Header(trace=str(trace)))
-        if kind == "open":
-            sess.events.append(
-                Open(ev["uri"], ev.get("languageId") or language_for_path(ev["uri"]), int(ev["version"]), ev["text"])
-            )
-        elif kind == "change":
-            sess.events.append(Change(ev["uri"], int(ev["version"]), ev["contentChanges"], ev.get("cursor")))
-        elif kind == "focus":
-            sess.events.append(Focus(ev["uri"], int(ev["version"]), ev["position"], ev["visibleRange"]))
-        elif kind == "close":
-            sess.events.append(Close(ev["uri"]))
-        elif kind == "query":
-            sess.events.append(
-                Query(
-                    uri=ev["uri"],
-                    version=int(ev["version"]),
-                    position=ev["position"],
-                    trigger_kind=ev.get("triggerKind", "automatic"),
-                    expected=[_expected(x) for x in ev.get("expected", [])],
-                    related=[str(x) for x in ev.get("related", [])],
-                    selection=ev.get("selection"),
-                )
-            )
-        elif kind == "end":
-            sess.events.append(End(ev["sha256"], ev.get("uri")))
-        else:
+        if sess is None:
+            raise TraceError(f"{name}:{n}: a {kind!r} event of trace {trace!r} before its header")
+        try:
+            event = _nes_event(ev, kind)
+        except KeyError as exc:
+            raise TraceError(f"{name}:{n}: a {kind!r} event without {exc}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise TraceError(f"{name}:{n}: a malformed {kind!r} event: {exc}") from None
+        if event is None:
             log.debug("%s:%d: unknown event kind %r ignored", name, n, kind)
+        else:
+            sess.events.append(event)
+    if not sessions:
+        raise TraceError(f"{name}: no nes-trace/1 session in it" + (" (empty file)" if n == 0 else ""))
     return list(sessions.values())
+
+
+def _json_lines(lines: Iterator[str], name: str) -> Iterator[Any]:
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TraceError(f"{name}:{n}: not JSON ({exc.msg})") from None
 
 
 def read_nes_trace(path: str | os.PathLike[str]) -> list[Session]:
     path = Path(path)
-    with _open_text(path) as f:
-        return parse_nes_events((json.loads(line) for line in f if line.strip()), str(path))
+    try:
+        with _open_text(path) as f:
+            return parse_nes_events(_json_lines(iter(f), str(path)), str(path))
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise TraceError(f"{path}: not a text trace ({type(exc).__name__})") from None
 
 
 def read_nes_trace_bytes(data: bytes, name: str) -> list[Session]:
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    text = data.decode("utf-8")
-    return parse_nes_events((json.loads(x) for x in text.splitlines() if x.strip()), name)
+    try:
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        text = data.decode("utf-8")
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise TraceError(f"{name}: not a text trace ({type(exc).__name__})") from None
+    return parse_nes_events(_json_lines(iter(text.splitlines()), name), name)
 
 
 # --------------------------------------------------------------------------
@@ -193,7 +263,7 @@ def _offset_edits(text: str, edit: list) -> list[tuple[int, int, str]]:
     return [(cp_from_utf16(text, int(s)), cp_from_utf16(text, int(e)), t) for s, e, t in edit]
 
 
-def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
+def read_vscode_recording(path: str | os.PathLike[str], repository: str | None = None) -> Session:
     """Read ``recording.w.json`` (and a sibling ``scoredEdits.w.json``) into one session.
 
     Every document is opened with its ``setContent``; each ``changed`` becomes
@@ -220,6 +290,7 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
             source={"path": name, "license": "MIT"},
             format="vscode-recording",
             kind="vscode",
+            repository=repository or name,
         )
     )
     last_doc: dict | None = None
@@ -246,8 +317,9 @@ def read_vscode_recording(path: str | os.PathLike[str]) -> Session:
             content = ev["content"]
             if d["mirror"] is None:
                 d["version"] = 1
-                d["mirror"] = Document(d["uri"], language_for_path(d["path"]), 1, content)
-                sess.events.append(Open(d["uri"], d["mirror"].language_id, 1, content))
+                mirror = Document(d["uri"], language_for_path(d["path"]), 1, content)
+                d["mirror"] = mirror
+                sess.events.append(Open(d["uri"], mirror.language_id, 1, content))
             else:
                 d["version"] += 1
                 d["mirror"].set_text(content, d["mirror"].version)
@@ -363,6 +435,7 @@ def read_keystrokes(path: str | os.PathLike[str], every: int = 10, max_txns: int
             source={"path": path.name, "license": "CC-BY-4.0"},
             format="keystrokes",
             kind="keystrokes",
+            repository=trace_stem(path),
         )
     )
     sess.events.append(Open(uri, lang, 1, m.text))
@@ -390,50 +463,80 @@ def read_keystrokes(path: str | os.PathLike[str], every: int = 10, max_txns: int
 # --------------------------------------------------------------------------
 # dispatch
 # --------------------------------------------------------------------------
+TRACE_KINDS = (
+    "a nes-trace/1 file (.jsonl or .jsonl.gz), a VS Code recording (a folder with recording.w.json, "
+    "or the file), a folder of those, or a keystroke trace (.json[.gz] with startContent and txns)"
+)
+
+
 def sniff_kind(path: Path) -> str:
-    """``nes-trace`` | ``vscode`` | ``keystrokes`` | ``vscode-dir`` for a path."""
+    """``nes-trace`` | ``vscode`` | ``keystrokes`` | ``vscode-dir`` for a path; :class:`TraceError` otherwise."""
+    if not path.exists():
+        raise TraceError(f"{path}: no such file or directory")
     if path.is_dir():
         if (path / "recording.w.json").exists():
             return "vscode"
-        return "vscode-dir"
+        if any(
+            (sub / "recording.w.json").exists() or sub.name.endswith((".jsonl", ".jsonl.gz")) for sub in path.iterdir()
+        ):
+            return "vscode-dir"
+        raise TraceError(f"{path}: a folder with no traces in it (expected {TRACE_KINDS})")
     name = path.name
     if name.endswith(".w.json"):
         return "vscode"
     if name.endswith((".jsonl", ".jsonl.gz")):
         return "nes-trace"
-    with _open_text(path) as f:
-        head = f.read(200)
-    if '"startContent"' in head or '"txns"' in head:
+    try:
+        with _open_text(path) as f:
+            head = f.read(400)
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error) as exc:
+        raise TraceError(f"{path}: not a trace ({type(exc).__name__}); expected {TRACE_KINDS}") from None
+    start = head.lstrip()
+    if start.startswith("{") and ('"startContent"' in head or '"txns"' in head):
         return "keystrokes"
-    if head.lstrip().startswith("{") and '"kind"' in head:
+    if start.startswith("{") and '"kind"' in head.split("\n", 1)[0]:
         return "nes-trace"
-    return "keystrokes"
+    raise TraceError(f"{path}: not a trace; expected {TRACE_KINDS}")
 
 
 def load_sessions(
     path: str | os.PathLike[str], *, keystroke_every: int = 10, keystroke_max_txns: int | None = None
 ) -> list[Session]:
-    """Read any supported trace file or folder into sessions."""
+    """Read any supported trace file or folder into sessions (:class:`TraceError` when it cannot)."""
     p = Path(path)
     kind = sniff_kind(p)
-    if kind == "vscode":
-        return [read_vscode_recording(p)]
-    if kind == "vscode-dir":
-        out = []
-        for sub in sorted(p.iterdir()):
-            if (sub / "recording.w.json").exists():
-                out.append(read_vscode_recording(sub))
-            elif sub.name.endswith((".jsonl", ".jsonl.gz")):
-                out.extend(read_nes_trace(sub))
-        return out
-    if kind == "keystrokes":
-        return [read_keystrokes(p, keystroke_every, keystroke_max_txns)]
-    return read_nes_trace(p)
+    try:
+        if kind == "vscode":
+            return [read_vscode_recording(p)]
+        if kind == "vscode-dir":
+            out = []
+            for sub in sorted(p.iterdir()):
+                if (sub / "recording.w.json").exists():
+                    out.append(read_vscode_recording(sub, repository=trace_stem(p)))
+                elif sub.name.endswith((".jsonl", ".jsonl.gz")):
+                    out.extend(read_nes_trace(sub))
+            return out
+        if kind == "keystrokes":
+            return [read_keystrokes(p, keystroke_every, keystroke_max_txns)]
+        return read_nes_trace(p)
+    except TraceError:
+        raise
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        raise TraceError(f"{p}: cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise TraceError(f"{p}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except KeyError as exc:
+        raise TraceError(f"{p}: a {kind} trace without {exc}") from None
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
+        raise TraceError(f"{p}: a malformed {kind} trace: {exc}") from None
 
 
 def load_sample() -> list[Session]:
     """The small trace sample shipped inside the package (cut from pallets/flask, BSD-3)."""
     from importlib import resources
 
-    res = resources.files("nextedit.bench").joinpath("sample/flask-sample.jsonl.gz")
-    return read_nes_trace_bytes(res.read_bytes(), "flask-sample.jsonl.gz")
+    res = resources.files("nextedit.bench").joinpath(f"sample/{SAMPLE_NAME}")
+    return read_nes_trace_bytes(res.read_bytes(), SAMPLE_NAME)
+
+
+SAMPLE_NAME = "flask-sample.jsonl.gz"

@@ -1,15 +1,29 @@
 """The replayer: drives an NES agent through recorded sessions and judges every query.
 
-Per session: ``nes/start``; ``document/didOpen|didChange|didFocus|didClose``
-forwarded in order; at each query ``nes/suggest`` (timed, wall clock around
-the request) whose first suggestion is judged by :mod:`nextedit.bench.score`;
-a first suggestion that is not correct gets ``nes/reject`` with reason
-``ignored`` (it was shown and the developer went on typing; ``nes/accept`` is
-never sent since the developer then makes their real edit); ``end`` checks
-the SHA-256 of the bench's own mirror of the text; ``nes/close``.
+Per session (docs/trace-format.md, "Replaying"): its own ``nes/start``;
+``document/didOpen|didChange|didFocus|didClose`` forwarded in order; at each
+query ``nes/suggest`` (timed, wall clock around the request) whose first
+suggestion is judged by :mod:`nextedit.bench.score`; ``end`` checks the
+SHA-256 of the bench's own mirror of the text; ``nes/close``.
+
+**Jumps are followed**: when the first suggestion is a ``jump``, the client
+asks ``nes/suggest`` again at the jump's position (the jump's ``uri`` at the
+mirror's version of it, ``triggerKind: automatic``) and the jump is settled
+by that follow-up's first suggestion (:func:`nextedit.bench.score.settle_jump`).
+The follow-up's latency is kept apart from the query's own.
+
+**Rejections**: every suggestion the developer was shown first and that is
+not right gets ``nes/reject`` with reason ``ignored`` (they saw it and went on
+typing); ``nes/accept`` is never sent, since the developer then makes their
+real edit.  For a followed jump, both were shown: the follow-up's first
+suggestion is rejected when it is not a correct change (a second jump
+included), then the jump itself when the query's verdict is wrong (it did not
+land, or its promise was not kept).  Both rejections are sent after the
+follow-up request, so the rejection of a jump never hides the edit it
+promised.
 
 The replaying client advertises ``jump`` and ``searchAndReplace`` but not
-``rename`` (FORMAT.md).  Positions are converted from the trace's encoding to
+``rename`` (docs/trace-format.md).  Positions are converted from the trace's encoding to
 the one the agent chose whenever they differ.
 """
 
@@ -22,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nextedit.bench.events import Change, Close, End, Focus, Open, Query, Session
-from nextedit.bench.score import ReversalTracker, Verdict, judge
+from nextedit.bench.score import ReversalTracker, Verdict, judge, settle_jump
 from nextedit.bench.transport import AgentError, RpcError, Transport
 from nextedit.bench.wire import (
     apply_changes,
@@ -41,6 +55,36 @@ log = logging.getLogger(__name__)
 PROTOCOL_VERSION = 1
 
 
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+@dataclass(slots=True)
+class FollowUp:
+    """The request made at a jump's position, and what came of it."""
+
+    uri: str
+    version: int
+    position: dict  # in the agent's encoding, as sent
+    latency_ms: float | None
+    verdict: Verdict
+    suggestion: dict | None
+    n_suggestions: int = 0
+    error: str | None = None
+
+    def explain(self) -> dict[str, Any]:
+        return {
+            "uri": self.uri,
+            "version": self.version,
+            "position": self.position,
+            "suggestion": self.suggestion,
+            "suggestions": self.n_suggestions,
+            "verdict": self.verdict.to_json(),
+            "latencyMs": _ms(self.latency_ms),
+            "error": self.error,
+        }
+
+
 @dataclass(slots=True)
 class QueryResult:
     trace: str
@@ -53,10 +97,13 @@ class QueryResult:
     suggestion: dict | None
     n_suggestions: int = 0
     error: str | None = None
+    repository: str = ""
+    followup: FollowUp | None = None  # the first suggestion was a jump and was followed
 
     def explain(self) -> dict[str, Any]:
         q = self.query
         return {
+            "repository": self.repository,
             "trace": self.trace,
             "query": self.index,
             "language": self.language,
@@ -68,7 +115,8 @@ class QueryResult:
             "suggestion": self.suggestion,
             "suggestions": self.n_suggestions,
             "verdict": self.verdict.to_json(),
-            "latencyMs": None if self.latency_ms is None else round(self.latency_ms, 3),
+            "latencyMs": _ms(self.latency_ms),
+            "followUp": None if self.followup is None else self.followup.explain(),
             "error": self.error,
         }
 
@@ -84,12 +132,13 @@ class SessionResult:
     error: str | None = None
     changes: int = 0
     replay_seconds: float = 0.0
+    repository: str = ""  # the source repository (header ``source.repo``, else the trace file's name)
 
 
 def _client_capabilities(enc: PositionEncoding) -> dict:
     return {
         "positionEncodings": [enc],
-        "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: FORMAT.md
+        "nes": {"jump": {}, "searchAndReplace": {}},  # not rename: docs/trace-format.md
     }
 
 
@@ -158,7 +207,13 @@ class Replayer:
 
     # -- sessions ------------------------------------------------------------
     def replay(self, session: Session) -> SessionResult:
-        res = SessionResult(session.trace, session.language, session.header.kind, list(session.header.tags))
+        res = SessionResult(
+            session.trace,
+            session.language,
+            session.header.kind,
+            list(session.header.tags),
+            repository=session.header.repository or session.trace,
+        )
         if self.transport is None:
             self.start()
         t0 = time.perf_counter()
@@ -264,11 +319,42 @@ class Replayer:
                 break
         return {}
 
+    def _suggest(self, params: dict) -> tuple[list[dict], float | None, str | None]:
+        """``(suggestions, latency ms, error)`` of one ``nes/suggest``."""
+        t = self.transport
+        assert t is not None
+        t0 = time.perf_counter()
+        try:
+            result = t.send_request("nes/suggest", params, timeout=self.request_timeout) or {}
+        except RpcError as exc:
+            return [], None, str(exc)
+        latency = (time.perf_counter() - t0) * 1000.0
+        suggestions = result.get("suggestions") if isinstance(result, dict) else None
+        return (suggestions if isinstance(suggestions, list) else []), latency, None
+
+    def _judge(
+        self,
+        first: dict | None,
+        q: Query,
+        docs: dict[str, Document],
+        enc: PositionEncoding,
+        tracker: ReversalTracker,
+        *,
+        follow_up: bool = False,
+    ) -> Verdict:
+        try:
+            return judge(first, q, docs, self.agent_encoding, enc, tracker, follow_up=follow_up)
+        except Exception as exc:  # noqa: BLE001 - a malformed suggestion is a wrong one
+            return Verdict(
+                answered=first is not None,
+                kind=(first or {}).get("kind") if isinstance(first, dict) else None,
+                reason=f"unjudgeable suggestion: {type(exc).__name__}: {exc}",
+                scored=q.expected is not None,
+            )
+
     def _query(
         self, sid: str, session: Session, q: Query, qn: int, docs: dict[str, Document], tracker: ReversalTracker
     ) -> QueryResult:
-        t = self.transport
-        assert t is not None
         enc = encoding(session.header.encoding)
         doc = docs.get(q.uri)
         if doc is not None and doc.version != q.version:
@@ -282,52 +368,15 @@ class Replayer:
         }
         if q.selection is not None and doc is not None:
             params["selection"] = self._convert_range(doc, q.selection, enc)
-        error = None
-        t0 = time.perf_counter()
-        try:
-            result = t.send_request("nes/suggest", params, timeout=self.request_timeout) or {}
-            latency: float | None = (time.perf_counter() - t0) * 1000.0
-        except RpcError as exc:
-            result, latency, error = {}, None, str(exc)
-        suggestions = result.get("suggestions") or []
+        suggestions, latency, error = self._suggest(params)
         first = suggestions[0] if suggestions else None
-        try:
-            verdict = judge(first, q, docs, self.agent_encoding, enc, tracker)
-        except Exception as exc:  # noqa: BLE001 - a malformed suggestion is a wrong one
-            verdict = Verdict(
-                answered=first is not None,
-                kind=(first or {}).get("kind"),
-                reason=f"unjudgeable suggestion: {type(exc).__name__}: {exc}",
-                scored=q.expected is not None,
-            )
+        verdict = self._judge(first, q, docs, enc, tracker)
         if error:
             verdict.reason = f"error: {error}"
-        # LOCAL HACK (lead's scratch): strict stick until the bench branch lands
-        if first is not None and first.get("kind") == "searchAndReplace" and first.get("isRegex"):
-            import re as _re
-
-            if _re.search(r"\(\?|\\[wdsbWDSB]|\\[1-9]|[\^$]", first.get("search", "")) or "\\" in first.get(
-                "replace", ""
-            ):
-                verdict.correct = False
-                verdict.reason = "non-portable regex"
-        if first is not None and first.get("kind") == "jump" and verdict.correct:
-            fparams = dict(params, position=first["position"], triggerKind="automatic")
-            fres = t.send_request("nes/suggest", fparams, timeout=self.request_timeout) or {}
-            fs = fres.get("suggestions") or []
-            ffirst = fs[0] if fs else None
-            if ffirst is None or ffirst.get("kind") == "jump":
-                verdict.correct = False
-                verdict.reason = "followed jump: " + ("silence" if ffirst is None else "another jump")
-            else:
-                fv = judge(ffirst, q, docs, self.agent_encoding, enc, tracker)
-                if not fv.correct:
-                    verdict.correct = False
-                    verdict.reason = "followed jump: " + str(fv.reason)
-                    if ffirst.get("id") is not None:
-                        t.send_notification("nes/reject", {"sessionId": sid, "id": ffirst["id"], "reason": "ignored"})
-        if first is not None and not verdict.correct and first.get("id") is not None:
-            t.send_notification("nes/reject", {"sessionId": sid, "id": first["id"], "reason": "ignored"})
+        followup = None
+        if isinstance(first, dict) and first.get("kind") == "jump" and verdict.landed is not None:
+            followup, why = self._follow_jump(sid, first, q, docs, enc, tracker)
+            settle_jump(verdict, None if followup is None else followup.verdict, why)
         qr = QueryResult(
             session.trace,
             qn,
@@ -339,10 +388,51 @@ class Replayer:
             first,
             len(suggestions),
             error,
+            session.header.repository or session.trace,
+            followup,
         )
+        self._reject_what_was_wrong(sid, qr)
         if self.on_query is not None:
             self.on_query(qr)
         return qr
+
+    def _follow_jump(
+        self,
+        sid: str,
+        jump: dict,
+        q: Query,
+        docs: dict[str, Document],
+        enc: PositionEncoding,
+        tracker: ReversalTracker,
+    ) -> tuple[FollowUp | None, str]:
+        """Ask again at the jump's position; ``(None, why)`` when it cannot be followed."""
+        uri = jump.get("uri")
+        position = jump.get("position")
+        target = docs.get(uri) if isinstance(uri, str) else None
+        if target is None or not isinstance(uri, str):
+            return None, f"to a document that is not open ({uri!r})"
+        if not isinstance(position, dict) or not all(isinstance(position.get(k), int) for k in ("line", "character")):
+            return None, "without a usable position"
+        at = {"line": position["line"], "character": position["character"]}
+        params = {"sessionId": sid, "uri": uri, "version": target.version, "position": at, "triggerKind": "automatic"}
+        suggestions, latency, error = self._suggest(params)
+        first = suggestions[0] if suggestions else None
+        verdict = self._judge(first, q, docs, enc, tracker, follow_up=True)
+        if error:
+            verdict.reason = f"error: {error}"
+        return FollowUp(uri, target.version, at, latency, verdict, first, len(suggestions), error), ""
+
+    def _reject_what_was_wrong(self, sid: str, qr: QueryResult) -> None:
+        """``nes/reject`` (``ignored``) every suggestion shown first that was not right (module docstring)."""
+        t = self.transport
+        assert t is not None
+        shown: list[tuple[dict | None, bool]] = []
+        if qr.followup is not None:
+            shown.append((qr.followup.suggestion, qr.followup.verdict.correct))
+        shown.append((qr.suggestion, qr.verdict.correct))
+        for suggestion, right in shown:
+            if isinstance(suggestion, dict) and not right and suggestion.get("id") is not None:
+                t.send_notification("nes/reject", {"sessionId": sid, "id": suggestion["id"], "reason": "ignored"})
 
 
 def replay_mirror_only(session: Session) -> tuple[bool | None, dict[str, str]]:

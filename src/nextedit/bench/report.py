@@ -1,4 +1,8 @@
-"""Presenting a bench run: rich table, JSON, markdown report and latency histogram."""
+"""Presenting a bench run: rich tables, JSON, markdown report and latency histogram.
+
+Every form shows each source repository, the pooled figure and the worst
+repository (by precision, and by related recall).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+PLOT_HINT = "pip install 'nextedit[plot]'"
+
 
 def _pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.1f}%"
@@ -19,9 +25,23 @@ def _ms(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
-def headline_rows(m: dict[str, Any]) -> list[tuple[str, str, str]]:
+def _worst_text(m: dict[str, Any], key: str, metric: str) -> tuple[str, str]:  # (value, detail)
+    w = (m.get("worst_repository") or {}).get(key)
+    if not w:
+        return "—", ""
+    d = m["by_repository"][w["repository"]]
+    detail = (
+        f"{d['correct']} correct / {d['answered']} answered"
+        if metric == "precision"
+        else f"{d['related_correct']} / {d['related']} queries with related edits"
+    )
+    return f"{w['repository']}: {_pct(w[metric])}", detail
+
+
+def headline_rows(m: dict[str, Any]) -> list[tuple[str, ...]]:
     lat = m["latency_ms"]
-    return [
+    flat = m["followup_latency_ms"]
+    rows: list[tuple[str, ...]] = [
         (
             "sessions",
             str(m["sessions"]),
@@ -29,26 +49,132 @@ def headline_rows(m: dict[str, Any]) -> list[tuple[str, str, str]]:
         ),
         ("queries", str(m["queries"]), f"scored {m['queries'] - m['queries_unscored']}, errors {m['query_errors']}"),
         ("answered", str(m["answered"]), f"answer rate {_pct(m['answer_rate'])}"),
-        ("precision", _pct(m["precision"]), f"{m['correct']} correct / {m['answered']} answered"),
+        ("precision (pooled)", _pct(m["precision"]), f"{m['correct']} correct / {m['answered']} answered"),
         (
-            "recall (related)",
+            "recall (related, pooled)",
             _pct(m["recall_related"]),
             f"{m['related_correct']} / {m['related']} queries with related edits "
             f"(strict {_pct(m['recall_related_strict'])})",
         ),
-        ("silence", _pct(m["silence"]), f"{m['silent_on_empty']} / {m['empty']} queries with nothing left"),
+        ("silence (pooled)", _pct(m["silence"]), f"{m['silent_on_empty']} / {m['empty']} queries with nothing left"),
         ("reversals", str(m["reversals"]), f"rate {_pct(m['reversal_rate'])} of answered"),
+        (
+            "jumps followed",
+            str(m["jumps"]),
+            f"{m['jumps_landed']} landed on an expected line, {m['jumps_correct']} correct with their follow-up",
+        ),
+    ]
+    if len(m["by_repository"]) > 1:
+        rows.append(("worst repository (precision)", *_worst_text(m, "by_precision", "precision")))
+        rows.append(("worst repository (recall)", *_worst_text(m, "by_recall_related", "recall_related")))
+    rows += [
         ("latency p50 / p95 (ms)", f"{_ms(lat['p50'])} / {_ms(lat['p95'])}", f"{lat['count']} suggests"),
         ("latency p99 / max (ms)", f"{_ms(lat['p99'])} / {_ms(lat['max'])}", ""),
+        (
+            "jump follow-up p50 / p99 (ms)",
+            f"{_ms(flat['p50'])} / {_ms(flat['p99'])}",
+            f"{flat['count']} follow-up suggests, timed apart",
+        ),
     ]
+    return rows
+
+
+REPO_COLUMNS = (
+    "repository",
+    "language",
+    "queries",
+    "answered",
+    "precision",
+    "recall (related)",
+    "silence",
+    "reversals",
+    "jumps landed / correct",
+    "p50 / p99 ms",
+)
+
+
+# the same columns, short enough for an 80-column terminal
+REPO_COLUMNS_COMPACT = (
+    "repository",
+    "queries",
+    "answ.",
+    "prec.",
+    "recall",
+    "silence",
+    "rev.",
+    "jumps",
+    "p50/p99",
+)
+
+
+def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str, ...]]:
+    """One row per source repository, then the pooled row.
+
+    ``compact``: jumps as ``landed/correct/all``, latency without spaces.
+    """
+
+    def row(name: str, lang: str, d: dict[str, Any], lat: dict[str, Any]) -> tuple[str, ...]:
+        jumps = f"{d['jumps_landed']} / {d['jumps_correct']} of {d['jumps']}"
+        latency = f"{_ms(lat['p50'])} / {_ms(lat['p99'])}"
+        if compact:
+            jumps = f"{d['jumps_landed']}/{d['jumps_correct']}/{d['jumps']}"
+            latency = f"{_ms(lat['p50'])}/{_ms(lat['p99'])}"
+            return (
+                name,
+                str(d["queries"]),
+                str(d["answered"]),
+                _pct(d["precision"]),
+                _pct(d["recall_related"]),
+                _pct(d["silence"]),
+                str(d["reversals"]),
+                jumps,
+                latency,
+            )
+        return (
+            name,
+            lang,
+            str(d["queries"]),
+            str(d["answered"]),
+            _pct(d["precision"]),
+            _pct(d["recall_related"]),
+            _pct(d["silence"]),
+            str(d["reversals"]),
+            jumps,
+            latency,
+        )
+
+    rows = [row(k, ", ".join(d["languages"]), d, d["latency_ms"]) for k, d in m["by_repository"].items()]
+    pooled = {**m, "queries": m["scored_queries"]}
+    rows.append(row("pooled", "", pooled, m["latency_ms"]))
+    return rows
+
+
+def worst_sentence(m: dict[str, Any]) -> str:
+    """``worst repository: X (precision …); by related recall: Y (…)``."""
+    w = m.get("worst_repository") or {}
+    parts = []
+    if w.get("by_precision"):
+        parts.append(
+            f"worst repository by precision: {w['by_precision']['repository']} ({_pct(w['by_precision']['precision'])})"
+        )
+    if w.get("by_recall_related"):
+        parts.append(
+            f"by related recall: {w['by_recall_related']['repository']} "
+            f"({_pct(w['by_recall_related']['recall_related'])})"
+        )
+    return "; ".join(parts)
 
 
 def print_table(m: dict[str, Any], console: Any = None) -> None:
-    """The results table on stdout (rich)."""
+    """The results tables on stdout (rich)."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    if console is None:
+        console = Console()
+        if not console.is_terminal:  # piped or captured: no terminal to fit, so do not squeeze the tables
+            console = Console(width=max(console.width, 110))
     t = Table(title="nextedit bench", show_lines=False)
     t.add_column("metric")
     t.add_column("value", justify="right")
@@ -56,6 +182,21 @@ def print_table(m: dict[str, Any], console: Any = None) -> None:
     for row in headline_rows(m):
         t.add_row(*row)
     console.print(t)
+    r = Table(
+        title="by source repository (pooled last)",
+        caption="jumps: landed on an expected line / correct with their follow-up / all; latency in ms",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for c in REPO_COLUMNS_COMPACT:
+        r.add_column(c, justify="left" if c == "repository" else "right", overflow="fold")
+    rows = repository_rows(m, compact=True)
+    for i, row in enumerate(rows):
+        r.add_row(*row, end_section=i == len(rows) - 2)
+    console.print(r)
+    sentence = worst_sentence(m)
+    if sentence and len(m["by_repository"]) > 1:
+        console.print(sentence)
     if m["by_kind"]:
         k = Table(title="first suggestion by kind")
         for c in ("kind", "answered", "correct", "precision", "reversals"):
@@ -104,15 +245,23 @@ def write_json(m: dict[str, Any], path: Path, meta: dict[str, Any]) -> None:
     path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 
 
+def matplotlib_available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def write_histogram(latencies: list[float], path: Path) -> bool:
-    """A latency histogram PNG; ``False`` when matplotlib (extra ``plot``) is absent."""
+    """A latency histogram PNG; ``False`` when matplotlib (extra ``plot``) is absent or nothing was timed."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        log.info("matplotlib not installed (pip install 'nextedit[plot]'): no histogram")
+        log.info("matplotlib not installed (%s): no histogram", PLOT_HINT)
         return False
     if not latencies:
         return False
@@ -135,6 +284,15 @@ def write_histogram(latencies: list[float], path: Path) -> bool:
     return True
 
 
+def _md_table(
+    columns: tuple[str, ...] | list[str], rows: list[tuple[str, ...]], right: set[int] | None = None
+) -> list[str]:
+    """A markdown table; ``right``: indexes of right-aligned columns (default: all but the first)."""
+    right = set(range(1, len(columns))) if right is None else right
+    rule = "|" + "|".join("---:" if i in right else "---" for i in range(len(columns))) + "|"
+    return ["| " + " | ".join(columns) + " |", rule] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
 def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], histogram: str | None) -> Path:
     report_dir.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -143,38 +301,47 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
         f"- date: {meta['date']}",
         f"- command: `{meta['command']}`",
         f"- agent: {meta['agent']}",
+        f"- jobs: {meta.get('jobs', 1)} (each trace file replays in its own fresh agent process)",
         f"- traces: {', '.join(meta['traces'])}",
+        "- scoring: docs/trace-format.md (jumps followed, portable regex only, one `nes/start` per session, "
+        "wrong first suggestions rejected as `ignored`)",
         "",
-        "| metric | value | detail |",
-        "|---|---:|---|",
     ]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in headline_rows(m)]
+    lines += _md_table(["metric", "value", "detail"], headline_rows(m), right={1})
+    lines += ["", "## By source repository", ""]
+    lines += _md_table(list(REPO_COLUMNS), repository_rows(m), right=set(range(2, len(REPO_COLUMNS))))
+    sentence = worst_sentence(m)
+    if sentence:
+        lines += ["", sentence[0].upper() + sentence[1:] + "."]
     if m["by_kind"]:
-        lines += [
-            "",
-            "## First suggestion by kind",
-            "",
-            "| kind | answered | correct | precision | reversals |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        for kind, d in m["by_kind"].items():
-            lines.append(f"| {kind} | {d['answered']} | {d['correct']} | {_pct(d['precision'])} | {d['reversals']} |")
-    for title, key in (("language", "by_language"), ("tag", "by_tag"), ("trace source", "by_source")):
+        lines += ["", "## First suggestion by kind", ""]
+        lines += _md_table(
+            ["kind", "answered", "correct", "precision", "reversals"],
+            [
+                (kind, str(d["answered"]), str(d["correct"]), _pct(d["precision"]), str(d["reversals"]))
+                for kind, d in m["by_kind"].items()
+            ],
+        )
+    for title, key in (("language", "by_language"), ("tag", "by_tag"), ("trace reader", "by_reader")):
         data = {k: d for k, d in m[key].items() if d["queries"]}
         if not data:
             continue
-        lines += [
-            "",
-            f"## By {title}",
-            "",
-            f"| {title} | queries | answered | precision | recall (related) | silence | reversals |",
-            "|---|---:|---:|---:|---:|---:|---:|",
-        ]
-        for k, d in data.items():
-            lines.append(
-                f"| {k} | {d['queries']} | {d['answered']} | {_pct(d['precision'])} | "
-                f"{_pct(d['recall_related'])} | {_pct(d['silence'])} | {d['reversals']} |"
-            )
+        lines += ["", f"## By {title}", ""]
+        lines += _md_table(
+            [title, "queries", "answered", "precision", "recall (related)", "silence", "reversals"],
+            [
+                (
+                    k,
+                    str(d["queries"]),
+                    str(d["answered"]),
+                    _pct(d["precision"]),
+                    _pct(d["recall_related"]),
+                    _pct(d["silence"]),
+                    str(d["reversals"]),
+                )
+                for k, d in data.items()
+            ],
+        )
     if m["vscode_grades"]:
         lines += [
             "",
@@ -182,26 +349,38 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
             "",
             "The first suggestion compared with the human-graded candidates of "
             "`scoredEdits.w.json` (same resulting text), and judged against `nextUserEdit` "
-            "by the FORMAT.md rules.",
+            "by the docs/trace-format.md rules.",
             "",
-            "| recording | kind | grade | correct (nextUserEdit) |",
-            "|---|---|---|---|",
         ]
-        for g in m["vscode_grades"]:
-            lines.append(
-                f"| {g['trace'].removeprefix('vscode:')} | {g['kind'] or '—'} | {g['grade']} | "
-                f"{'—' if g['correct'] is None else g['correct']} |"
-            )
-    if histogram:
-        lines += ["", "## Latency", "", f"![nes/suggest latency histogram]({histogram})"]
+        lines += _md_table(
+            ["recording", "kind", "grade", "correct (nextUserEdit)"],
+            [
+                (
+                    g["trace"].removeprefix("vscode:"),
+                    g["kind"] or "—",
+                    g["grade"],
+                    "—" if g["correct"] is None else str(g["correct"]),
+                )
+                for g in m["vscode_grades"]
+            ],
+            right=set(),
+        )
     lat = m["latency_ms"]
+    flat = m["followup_latency_ms"]
+    lines += ["", "## Latency", ""]
+    if histogram:
+        lines += [f"![nes/suggest latency histogram]({histogram})", ""]
+    elif meta.get("histogram_skipped"):
+        lines += [f"(No histogram: {meta['histogram_skipped']}.)", ""]
     lines += [
-        "",
         f"Latency (ms): p50 {_ms(lat['p50'])}, p95 {_ms(lat['p95'])}, p99 {_ms(lat['p99'])}, "
         f"max {_ms(lat['max'])}, mean {_ms(lat['mean'])} over {lat['count']} `nes/suggest` "
-        "requests (wall clock around each request, transport included).",
+        "requests of queries (wall clock around each request, transport included). "
+        f"Follow-up requests at a jump's position, timed apart: p50 {_ms(flat['p50'])}, "
+        f"p99 {_ms(flat['p99'])} over {flat['count']}.",
         "",
-        'Definitions: see `src/nextedit/bench/score.py` and `metrics.py` (FORMAT.md "Scoring").',
+        "Definitions: docs/trace-format.md; `src/nextedit/bench/score.py` and `metrics.py` implement them. "
+        "The JSON beside this file carries the raw counts per repository (`metrics.by_repository`).",
         "",
     ]
     path = report_dir / "README.md" if meta.get("report_name") is None else report_dir / meta["report_name"]

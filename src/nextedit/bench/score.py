@@ -1,16 +1,18 @@
-"""Scoring a suggestion against a query's ground truth, exactly as FORMAT.md says.
+"""Scoring a suggestion against a query's ground truth, exactly as docs/trace-format.md says.
 
-Definitions (FORMAT.md "Scoring"; the exact rules this module implements):
+Definitions (docs/trace-format.md "Scoring"; the exact rules this module implements):
 
 * Only the **first** suggestion of each answer counts.
 * A suggestion becomes a **change** of the current document (the mirror at the
   query's version): ``edit`` applies its edits (LSP rules: all ranges refer to
   the text before the suggestion, non-overlapping); ``searchAndReplace``
-  replaces every match of ``search`` in the file (``isRegex``: Python ``re``,
-  replacement expanded with ``Match.expand`` so ``\\1``/``\\g<name>`` work;
-  otherwise a literal, non-overlapping left-to-right search); ``jump`` changes
-  nothing and is judged by place; ``rename`` is not advertised by the
-  replaying client and is judged wrong.
+  replaces every match of ``search`` in the file (``isRegex``: only a pattern
+  and replacement in the portable subset of
+  :mod:`nextedit.bench.portable_regex`, applied with ``$1``/``$$`` replacement
+  semantics; anything else is judged wrong; otherwise a literal,
+  non-overlapping left-to-right search); ``jump`` changes nothing and is
+  followed (below); ``rename`` is not advertised by the replaying client and
+  is judged wrong.
 * The **regions** of a change are its edits with the common prefix and suffix
   of old and new text stripped (an edit that rewrites a whole line to change
   one word changes one word).  No-op edits are dropped; a change with no
@@ -30,10 +32,14 @@ Definitions (FORMAT.md "Scoring"; the exact rules this module implements):
   ``d(a, b) = len(a) + len(b) - 2 * LCS(a, b)`` over code points.  So
   completing part of an expected edit counts, touching anything else, adding
   text the developer did not write, or undoing what they wrote does not.
-* A ``jump`` is **correct** when its URI is an expected edit's URI and its
-  line is a line the expected range spans: ``start.line .. end.line``, minus
+* A ``jump`` **lands** when its URI is an expected edit's URI and its line is
+  a line the expected range spans: ``start.line .. end.line``, minus
   ``end.line`` when ``end.character == 0`` and the range spans several lines
-  (no character of that line is replaced).
+  (no character of that line is replaced).  The replayer then follows it (a
+  second ``nes/suggest`` at the jump's position) and :func:`settle_jump`
+  makes it **correct** only when it landed *and* the follow-up's first
+  suggestion is a correct change (a second jump, or silence, is wrong).  The
+  jump's reversal and matched ids are those of the follow-up's change.
 * A **reversal** is a change with a region that (a) deletes or replaces a
   code point the developer typed in this session (spans of inserted text are
   tracked through every later change) or (b) inserts text equal, after
@@ -43,11 +49,11 @@ Definitions (FORMAT.md "Scoring"; the exact rules this module implements):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from nextedit.bench.events import ExpectedEdit, GradedEdit, Query
+from nextedit.bench.portable_regex import NotPortable, replace_edits
 from nextedit.bench.wire import range_offsets
 from nextedit.text import Document, common_affixes
 
@@ -138,15 +144,9 @@ def expand_search_and_replace(text: str, search: str, replace: str, is_regex: bo
             i = text.find(search, i + len(search))
         return out
     try:
-        pattern = re.compile(search)
-        out = []
-        for m in pattern.finditer(text):
-            if m.start() == m.end() and not replace:
-                continue
-            out.append((m.start(), m.end(), m.expand(replace)))
-        return out
-    except (re.error, IndexError) as exc:
-        raise SuggestionError(f"bad regex/replacement: {exc}") from exc
+        return replace_edits(text, search, replace)
+    except NotPortable as exc:
+        raise SuggestionError(f"not a portable regex: {exc.reason}") from exc
 
 
 def suggestion_edits(suggestion: dict, docs: dict[str, Document], enc: str) -> tuple[str, list[tuple[int, int, str]]]:
@@ -382,6 +382,8 @@ class Verdict:
     reason: str = ""
     grade: str | None = None  # VS Code recordings: nextEdit | valid | bad | ungraded | silence…
     scored: bool = True  # False: the query has no ground truth
+    landed: bool | None = None  # a jump: on a line of an expected edit (None: not a jump)
+    landed_on: list[str] = field(default_factory=list)  # a jump: the expected ids on its line
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -393,6 +395,7 @@ class Verdict:
             "reason": self.reason,
             "grade": self.grade,
             "scored": self.scored,
+            "landed": self.landed,
         }
 
 
@@ -433,23 +436,33 @@ def judge(
     agent_enc: str,
     trace_enc: str,
     tracker: ReversalTracker | None = None,
+    *,
+    follow_up: bool = False,
 ) -> Verdict:
-    """Judge the first suggestion of one answer (``None``: the agent stayed silent)."""
+    """Judge the first suggestion of one answer (``None``: the agent stayed silent).
+
+    A ``jump`` gets ``landed`` and stays wrong until :func:`settle_jump` has
+    seen its follow-up.  ``follow_up``: this is the answer to the request made
+    at a jump's position, where another jump is simply wrong.
+    """
     scored = query.expected is not None
     expected = expected_in_cp(query.expected or [], docs, trace_enc)
     if suggestion is None:
         v = Verdict(answered=False, reason="silent", scored=scored)
-        if query.graded is not None:
+        if query.graded is not None and not follow_up:
             v.grade = grade_change(docs, None, None, query.graded)
         return v
     kind = suggestion.get("kind")
     v = Verdict(answered=True, kind=kind, scored=scored)
     if kind == "jump":
+        if follow_up:
+            v.reason = "a second jump"
+            return v
         uri = suggestion.get("uri")
         line = (suggestion.get("position") or {}).get("line")
         hits = sorted(x.id for x in expected if x.uri == uri and line in x.lines)
-        v.correct, v.matched = bool(hits), hits
-        v.reason = "jump onto an expected line" if hits else "jump to a line with no expected edit"
+        v.landed, v.landed_on = bool(hits), hits
+        v.reason = "jump onto an expected line (not followed)" if hits else "jump to a line with no expected edit"
         if query.graded is not None:
             v.grade = "jump"
         return v
@@ -468,3 +481,32 @@ def judge(
     if query.graded is not None:
         v.grade = grade_change(docs, uri, edits, query.graded)
     return v
+
+
+def settle_jump(jump: Verdict, follow: Verdict | None, why_not_followed: str = "not followed") -> None:
+    """Make a jump's verdict final from its follow-up's (``None``: it could not be followed).
+
+    Correct only when the jump landed on an expected line and the follow-up's
+    first suggestion is a correct change; reversal and matched ids come from
+    the follow-up's change (that is what the developer is shown).
+    """
+    jump.correct = False
+    jump.matched = []
+    jump.reversal = False
+    if follow is None:
+        jump.reason = f"jump {why_not_followed}"
+        return
+    jump.reversal = follow.reversal
+    where = "jump onto an expected line" if jump.landed else "jump to a line with no expected edit"
+    if not follow.answered:
+        jump.reason = f"{where}; the follow-up was silent"
+    elif follow.kind == "jump":
+        jump.reason = f"{where}; the follow-up was a second jump"
+    elif not follow.correct:
+        jump.reason = f"{where}; the follow-up is wrong: {follow.reason}"
+    elif not jump.landed:
+        jump.reason = f"{where}; the follow-up is a correct change"
+    else:
+        jump.correct = True
+        jump.matched = list(follow.matched)
+        jump.reason = f"{where}; the follow-up moves toward the expected text"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from nextedit.settings import Settings, add_flags
+
 __all__ = ["register"]
 
 
@@ -23,11 +25,11 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         type=Path,
         help="where feedback.jsonl is kept (default: $XDG_STATE_HOME/nextedit)",
     )
+    add_flags(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from nextedit.lsp.server import create_server
 
-    create_server(args.state_dir).start_io()
-    return 0
+    return create_server(args.state_dir, Settings.from_flags(args)).serve_stdio()

@@ -1,4 +1,4 @@
-"""LSP wire types ⇄ core types: the bridge's ``from_wire``/``to_wire`` pair.
+"""LSP wire types ⇄ core types: the bridge's ``from_wire``/``to_wire`` pair, and the only place positions become LSP.
 
 In: lsprotocol positions, ranges and content changes become
 :mod:`nextedit.text` values (no arithmetic: LSP positions are already in the
@@ -6,47 +6,59 @@ negotiated encoding, which is the session's encoding); the custom Copilot
 methods arrive as plain JSON and are read leniently here, naming the field
 that is wrong.
 
-Out: a :class:`~nextedit.session.PlacedSuggestion` becomes Copilot inline
-edits (plain JSON), an inline-completion item, a code action with a versioned
-``WorkspaceEdit``, or a ``window/showDocument`` request. Anything that needs
-the text of the document (dropping no-op edits, building a same-line
-completion) asks :class:`~nextedit.text.Document`, the only place that
-converts between encodings.
+Out: core positions and ranges become lsprotocol values in
+:func:`position_to_wire` / :func:`range_to_wire` — nowhere else — and plain
+JSON (for the untyped Copilot methods) is those values unstructured by
+lsprotocol's own converter (:func:`to_json`). Edits are grouped by document
+into versioned ``WorkspaceEdit``\\ s (:func:`workspace_edit`), so an edit of
+another file can never land in the buffer the request came from.
+
+The engine already dropped edits that change nothing; nothing here converts
+positions back to offsets, except :func:`inline_completion_item`, which must
+read the text around the cursor (through :class:`~nextedit.text.Document`,
+the only place that converts between encodings).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from nextedit.session import PlacedEdit, PlacedSuggestion
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
 __all__ = [
     "ACCEPT_COMMAND",
+    "CODE_ACTION_KIND",
     "REJECT_COMMAND",
+    "DocumentEdits",
     "ParamsError",
+    "accept_command",
     "change_from_wire",
-    "code_action",
-    "effective_edits",
     "field",
     "inline_completion_item",
     "inline_edits_json",
-    "position_from_json",
     "plain_json",
+    "position_from_json",
     "position_from_wire",
+    "position_to_wire",
     "range_from_wire",
     "range_to_wire",
     "show_document_params",
     "text_document_from_json",
+    "to_json",
     "workspace_edit",
 ]
 
 ACCEPT_COMMAND = "nextedit.accept"
 REJECT_COMMAND = "nextedit.reject"
 CODE_ACTION_KIND = types.CodeActionKind.RefactorRewrite
+
+_CONVERTER = get_converter()
 
 
 class ParamsError(ValueError):
@@ -126,97 +138,77 @@ def range_to_wire(range_: Range) -> types.Range:
     return types.Range(start=position_to_wire(range_.start), end=position_to_wire(range_.end))
 
 
-def _position_json(position: Position) -> dict[str, int]:
-    return {"line": position.line, "character": position.character}
+def to_json(value: Any) -> Any:
+    """An lsprotocol value as plain JSON (for the untyped Copilot methods)."""
+    return _CONVERTER.unstructure(value)
 
 
-def _range_json(range_: Range) -> dict[str, Any]:
-    return {"start": _position_json(range_.start), "end": _position_json(range_.end)}
+def text_edit(edit: PlacedEdit) -> types.TextEdit:
+    return types.TextEdit(range=range_to_wire(edit.range), new_text=edit.new_text)
 
 
-def effective_edits(
-    suggestion: PlacedSuggestion, document: Document, encoding: PositionEncoding
-) -> tuple[PlacedEdit, ...]:
-    """The suggestion's edits minus those that change nothing (e.g. the site already renamed)."""
-    kept = []
-    for edit in suggestion.edits:
-        start, end = document.range_offsets(edit.range, encoding)
-        if document.text[start:end] != edit.new_text:
-            kept.append(edit)
-    return tuple(kept)
+@dataclass(frozen=True)
+class DocumentEdits:
+    """Edits of one document, at the version they were computed for."""
+
+    uri: str
+    version: int
+    edits: tuple[PlacedEdit, ...]
+
+    @classmethod
+    def of(cls, suggestion: PlacedSuggestion, edits: Sequence[PlacedEdit] | None = None) -> DocumentEdits:
+        return cls(suggestion.uri, suggestion.version, tuple(suggestion.edits if edits is None else edits))
 
 
-def _command_json(suggestion: PlacedSuggestion) -> dict[str, Any]:
-    return {"title": "Accept next edit", "command": ACCEPT_COMMAND, "arguments": [suggestion.id]}
+def _grouped(changes: Iterable[DocumentEdits]) -> list[DocumentEdits]:
+    """One entry per document, in first-seen order (edits of the same document and version merged)."""
+    merged: dict[tuple[str, int], list[PlacedEdit]] = {}
+    for change in changes:
+        merged.setdefault((change.uri, change.version), []).extend(change.edits)
+    return [DocumentEdits(uri, version, tuple(edits)) for (uri, version), edits in merged.items() if edits]
 
 
-def inline_edits_json(suggestion: PlacedSuggestion, edits: Sequence[PlacedEdit]) -> list[dict[str, Any]]:
-    """``copilotInlineEdit`` items: one per edit, each carrying the suggestion's accept command."""
-    document_id = {"uri": suggestion.uri, "version": suggestion.version}
+def workspace_edit(changes: Iterable[DocumentEdits], *, document_changes: bool) -> types.WorkspaceEdit:
+    """Edits grouped by document, each group pinned to its version (a client refuses stale ones).
+
+    Clients that cannot check versions get the unversioned ``changes`` map.
+    """
+    groups = _grouped(changes)
+    if not document_changes:
+        return types.WorkspaceEdit(changes={g.uri: [text_edit(e) for e in g.edits] for g in groups})
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=g.uri, version=g.version),
+                edits=[text_edit(e) for e in g.edits],
+            )
+            for g in groups
+        ]
+    )
+
+
+def accept_command(suggestion: PlacedSuggestion, title: str = "Accept next edit") -> types.Command:
+    return types.Command(title=title, command=ACCEPT_COMMAND, arguments=[suggestion.id])
+
+
+def inline_edits_json(suggestion: PlacedSuggestion) -> list[dict[str, Any]]:
+    """``copilotInlineEdit`` items: one per edit, each naming its document and version and
+    carrying the suggestion's accept command."""
+    document = to_json(types.VersionedTextDocumentIdentifier(uri=suggestion.uri, version=suggestion.version))
+    command = to_json(accept_command(suggestion))
     return [
         {
             "text": edit.new_text,
-            "textDocument": document_id,
-            "range": _range_json(edit.range),
-            "command": _command_json(suggestion),
+            "textDocument": document,
+            "range": to_json(range_to_wire(edit.range)),
+            "command": command,
         }
-        for edit in edits
+        for edit in suggestion.edits
     ]
-
-
-def workspace_edit(
-    suggestion: PlacedSuggestion, edits: Sequence[PlacedEdit], *, document_changes: bool
-) -> types.WorkspaceEdit:
-    """Every edit of the suggestion, pinned to the version it was computed for."""
-    text_edits = [types.TextEdit(range=range_to_wire(e.range), new_text=e.new_text) for e in edits]
-    if not document_changes:  # a client that cannot check versions
-        return types.WorkspaceEdit(changes={suggestion.uri: text_edits})
-    identifier = types.OptionalVersionedTextDocumentIdentifier(uri=suggestion.uri, version=suggestion.version)
-    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=text_edits)])
-
-
-def _plural(count: int, word: str) -> str:
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word}es" if word.endswith("ch") else f"{count} {word}s"
-
-
-def _title(suggestion: PlacedSuggestion, count: int) -> str:
-    if suggestion.kind == "jump" and suggestion.position is not None:
-        return f"Go to next edit (line {suggestion.position.line + 1})"
-    if suggestion.kind == "rename" and suggestion.new_name:
-        return f"Rename to `{suggestion.new_name}` ({_plural(count, 'occurrence')})"
-    if suggestion.kind == "searchAndReplace" and suggestion.search is not None:
-        mode = "regex " if suggestion.is_regex else ""
-        return f"Replace {mode}`{suggestion.search}` with `{suggestion.replace}` ({_plural(count, 'match')})"
-    if count == 1 and suggestion.edits:
-        return f"Apply next edit (line {suggestion.edits[0].range.start.line + 1})"
-    return f"Apply next edit ({_plural(count, 'place')})"
-
-
-def code_action(
-    suggestion: PlacedSuggestion,
-    edits: Sequence[PlacedEdit],
-    *,
-    preferred: bool,
-    document_changes: bool,
-) -> types.CodeAction:
-    """A ``refactor.rewrite`` action: the edit, then the accept command (a jump: the command only)."""
-    title = _title(suggestion, len(edits))
-    command = types.Command(title=title, command=ACCEPT_COMMAND, arguments=[suggestion.id])
-    edit = workspace_edit(suggestion, edits, document_changes=document_changes) if edits else None
-    return types.CodeAction(
-        title=title,
-        kind=CODE_ACTION_KIND,
-        is_preferred=preferred or None,
-        edit=edit,
-        command=command,
-    )
 
 
 def inline_completion_item(
     suggestion: PlacedSuggestion,
-    edits: Sequence[PlacedEdit],
     document: Document,
     encoding: PositionEncoding,
     cursor: Position,
@@ -226,7 +218,12 @@ def inline_completion_item(
     The item's range spans the edits and the cursor, so clients that expect
     the range to contain the cursor accept it.
     """
-    if not edits or any(e.range.start.line != cursor.line or e.range.end.line != cursor.line for e in edits):
+    edits = suggestion.edits
+    if (
+        suggestion.uri != document.uri
+        or not edits
+        or any(e.range.start.line != cursor.line or e.range.end.line != cursor.line for e in edits)
+    ):
         return None
     offsets = sorted((*document.range_offsets(e.range, encoding), e.new_text) for e in edits)
     cursor_cp = document.offset_at(cursor, encoding)
@@ -243,15 +240,10 @@ def inline_completion_item(
     pieces.append(text[at:high])
     replaced = Range(document.position_at(low, encoding), document.position_at(high, encoding))
     return types.InlineCompletionItem(
-        insert_text="".join(pieces),
-        range=range_to_wire(replaced),
-        command=types.Command(title="Accept next edit", command=ACCEPT_COMMAND, arguments=[suggestion.id]),
+        insert_text="".join(pieces), range=range_to_wire(replaced), command=accept_command(suggestion)
     )
 
 
-def show_document_params(suggestion: PlacedSuggestion) -> types.ShowDocumentParams | None:
-    """Where a jump leads: the target as an empty selection, focused."""
-    if suggestion.position is None:
-        return None
-    target = range_to_wire(Range(suggestion.position, suggestion.position))
-    return types.ShowDocumentParams(uri=suggestion.uri, take_focus=True, selection=target)
+def show_document_params(uri: str, position: Position) -> types.ShowDocumentParams:
+    """Open ``uri`` with the cursor at ``position`` (an empty selection), focused."""
+    return types.ShowDocumentParams(uri=uri, take_focus=True, selection=range_to_wire(Range(position, position)))

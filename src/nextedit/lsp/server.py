@@ -13,10 +13,12 @@ Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
 - ``textDocument/inlineCompletion`` → the best suggestion whose edits all lie
   on the cursor line, as one replacement.
 - ``textDocument/codeAction`` → one ``refactor.rewrite`` action per
-  suggestion with a versioned ``WorkspaceEdit`` (a jump: command only), the
-  first preferred.
+  suggestion, titled with its change (:mod:`.actions`), with a versioned
+  ``WorkspaceEdit`` (a jump: command only), the first that edits preferred;
+  a search-and-replace is the "apply at every site" action.
 - ``workspace/executeCommand`` ``nextedit.accept [id]`` → ``Session.accept``;
-  a jump then opens its target with ``window/showDocument``.
+  a jump then opens its target with ``window/showDocument``, and an edit at
+  one site of a repeated change moves the cursor to the next site.
   ``nextedit.reject [id, reason?]`` → ``Session.reject``.
 
 Handlers are synchronous on purpose: pygls runs them on its event loop in
@@ -26,22 +28,28 @@ never touched from two threads. Suggestions take milliseconds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from nextedit import __version__
-from nextedit.lsp import convert
+from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
-from nextedit.session import PlacedEdit, PlacedSuggestion, Session
+from nextedit.session import PlacedSuggestion, Session
+from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
-from nextedit.text import Position, PositionEncoding, Range
+from nextedit.text import Document, Position, PositionEncoding, Range
 
 __all__ = ["COPILOT_INLINE_EDIT", "DID_SHOW_INLINE_EDIT", "NextEditServer", "create_server"]
 
@@ -55,7 +63,7 @@ SESSION_ID = "lsp"
 class NextEditServer(LanguageServer):
     """pygls server state: the session, what was offered, where feedback goes."""
 
-    def __init__(self, state_dir: Path | None = None) -> None:
+    def __init__(self, state_dir: Path | None = None, settings: Settings | None = None) -> None:
         super().__init__(
             "nextedit",
             __version__,
@@ -65,6 +73,12 @@ class NextEditServer(LanguageServer):
         self.state_dir = state_dir
         self.offers = OfferBook()
         self._session: Session | None = None
+        self._feedback: FeedbackLog | None = None
+        self._feedback_failed = False
+        # settings: the command line's, then initializationOptions, then the latest configuration
+        self.flag_settings = settings or Settings()
+        self.settings = self.flag_settings
+        self._settings_layers: dict[str, Any] = {}
 
     @property
     def session(self) -> Session:
@@ -81,19 +95,68 @@ class NextEditServer(LanguageServer):
         log.info("session %s: position encoding %s", SESSION_ID, encoding)
 
     def _new_session(self, encoding: PositionEncoding, root_uri: str | None) -> Session:
-        from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+        session = Session(SESSION_ID, encoding, feedback=self._feedback_log(), workspace_uri=root_uri)
+        self._configure(session)
+        return session
 
-        state_dir = self.state_dir or default_state_dir()
-        state_dir.mkdir(parents=True, exist_ok=True)
-        # every kind: each still carries its concrete edits, and code actions can say more
-        kinds = SuggestionKinds(jump=True, rename=True, search_and_replace=True)
-        return Session(
-            SESSION_ID,
-            encoding,
-            kinds,
-            FeedbackLog(state_dir / FEEDBACK_FILE),
-            workspace_uri=root_uri,
-        )
+    def _configure(self, session: Session) -> None:
+        # every kind the user allows: each still carries its concrete edits, and code actions can say more
+        session.kinds = self.settings.kinds(SuggestionKinds(jump=True, rename=True, search_and_replace=True))
+        self.settings.configure(session.engine)
+
+    def set_settings(self, layer: str, values: Any) -> list[str]:
+        """Replace one layer of settings (``initializationOptions`` or ``configuration``) and apply
+        them all; the problems of this layer, each also shown to the user."""
+        self._settings_layers[layer] = values
+        settings, problems = self.flag_settings, []
+        for name, layer_values in self._settings_layers.items():
+            settings, found = settings.read(layer_values, name)
+            if name == layer:
+                problems = found
+        self.settings = settings
+        if self._session is not None:
+            self._configure(self._session)
+        log.info("settings: %s", settings)
+        for problem in problems:
+            log.warning("settings: %s", problem)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"nextedit: {problem}; ignored")
+            )
+        return problems
+
+    def _feedback_log(self) -> FeedbackLog | None:
+        """The feedback log, opened once; ``None`` (one error line logged) when the state dir is unusable."""
+        if self._feedback is None and not self._feedback_failed:
+            state_dir = self.state_dir or default_state_dir()
+            try:
+                self._feedback = FeedbackLog(state_dir / FEEDBACK_FILE)
+            except OSError as exc:
+                self._feedback_failed = True
+                log.error("feedback log unavailable in %s (%s): accept/reject not recorded", state_dir, exc)
+        return self._feedback
+
+    def serve_stdio(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+        """Serve until end of input or ``exit``; the exit code (1 for ``exit`` without ``shutdown``).
+
+        Replaces pygls's reading loop with :mod:`.framing`, which survives bad
+        headers, bounds lengths and answers unreadable bodies.
+        """
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = framing.FrameReader(framing.StreamChunks(stdin or sys.stdin.buffer).read)
+        code = 0
+        try:
+            asyncio.run(framing.serve(reader, self.protocol, self._stop_event))
+        except SystemExit as exc:  # the `exit` notification
+            code = exc.code if isinstance(exc.code, int) else 0
+        except BrokenPipeError:
+            log.error("the client closed its end of the connection")
+        finally:
+            self.shutdown()
+        return code
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        self.serve_stdio(stdin, stdout)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # logged by pygls with its traceback; never pop up messages in the editor
@@ -109,27 +172,39 @@ class NextEditServer(LanguageServer):
         *,
         selection: Range | None = None,
         trigger_kind: str = "automatic",
-    ) -> list[tuple[PlacedSuggestion, tuple[PlacedEdit, ...]]]:
-        """Suggestions with their effective edits; empty for unknown documents or other versions."""
+    ) -> list[PlacedSuggestion]:
+        """The session's suggestions, best first; empty for unknown documents or other versions.
+
+        The engine has already dropped edits that change nothing: a
+        suggestion other than a jump always edits something.
+        """
         state = self.session.get(uri)
         if state is None:
             log.debug("suggest: unknown document %s", uri)
             return []
-        document = state.document
         if version is None:
-            version = document.version
+            version = state.document.version
         placed = self.session.suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
-        result = []
-        for suggestion in placed:
-            owner = self.session.get(suggestion.uri)
-            if owner is None:
+        self.offers.offer(placed)
+        return placed
+
+    def document_of(self, uri: str) -> Document | None:
+        state = self.session.get(uri)
+        return state.document if state is not None else None
+
+    def next_site(self, accepted: PlacedSuggestion) -> Position | None:
+        """Where the next edit is after ``accepted`` was applied: the start of the best
+        suggestion's nearest edit in the same document, or ``None``."""
+        state = self.session.get(accepted.uri)
+        if state is None or not accepted.edits:
+            return None
+        here = accepted.edits[0].range.start  # still the edit's start once it is applied
+        for suggestion in self.session.suggest(accepted.uri, state.document.version, here):
+            if suggestion.kind == "jump" or suggestion.uri != accepted.uri or not suggestion.edits:
                 continue
-            edits = convert.effective_edits(suggestion, owner.document, self.encoding)
-            if suggestion.kind != "jump" and not edits:
-                continue
-            result.append((suggestion, edits))
-        self.offers.offer(s for s, _ in result)
-        return result
+            starts = sorted((e.range.start for e in suggestion.edits), key=_key)
+            return next((start for start in starts if _key(start) >= _key(here)), starts[0])
+        return None
 
     def document_changes_supported(self) -> bool:
         """Versioned ``documentChanges``: advertised, or implied by resource operations
@@ -144,6 +219,15 @@ class NextEditServer(LanguageServer):
         window = capabilities.window if capabilities else None
         return bool(window and window.show_document and window.show_document.support)
 
+    def show(self, uri: str, position: Position) -> None:
+        """Move the editor's cursor (``window/showDocument``), when the client can."""
+        if self.show_document_supported():
+            self.window_show_document(convert.show_document_params(uri, position))
+
+
+def _key(position: Position) -> tuple[int, int]:
+    return (position.line, position.character)
+
 
 # -- lifecycle and document sync ------------------------------------------------
 
@@ -152,6 +236,19 @@ def initialize(ls: NextEditServer, params: types.InitializeParams) -> None:
     negotiated = ls.workspace.position_encoding  # what pygls will announce
     encoding = PositionEncoding(getattr(negotiated, "value", negotiated) or "utf-16")
     ls.start_session(encoding, params.root_uri)
+    options = settings_section(convert.plain_json(params.initialization_options))
+    if options is not None:
+        ls.set_settings("initializationOptions", options)
+
+
+def did_change_configuration(ls: NextEditServer, params: types.DidChangeConfigurationParams) -> None:
+    """``settings.nextedit`` (or our keys at the top) replaces the configuration layer;
+    settings without our section leave ours as they are."""
+    section = settings_section(convert.plain_json(params.settings))
+    if section is None:
+        log.debug("didChangeConfiguration without nextedit settings: ignored")
+        return
+    ls.set_settings("configuration", section)
 
 
 def shutdown(ls: NextEditServer, params: Any) -> None:
@@ -187,16 +284,20 @@ def did_save(ls: NextEditServer, params: types.DidSaveTextDocumentParams) -> Non
 
 
 def copilot_inline_edit(ls: NextEditServer, params: Any) -> dict[str, Any]:
-    """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``."""
+    """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``.
+
+    The best suggestion that edits; its edits may be in another document
+    (a rename that reaches another open file): each item names its own.
+    """
     params = convert.plain_json(params)
     try:
         uri, version = convert.text_document_from_json(convert.field(params, "textDocument"))
         position = convert.position_from_json(convert.field(params, "position"))
     except convert.ParamsError as exc:
         raise JsonRpcInvalidParams(f"{COPILOT_INLINE_EDIT}: {exc}") from exc
-    for suggestion, edits in ls.suggestions(uri, version, position):
-        if edits:
-            return {"edits": convert.inline_edits_json(suggestion, edits)}
+    for suggestion in ls.suggestions(uri, version, position):
+        if suggestion.edits:
+            return {"edits": convert.inline_edits_json(suggestion)}
     return {"edits": []}
 
 
@@ -217,11 +318,11 @@ def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) 
     uri = params.text_document.uri
     cursor = convert.position_from_wire(params.position)
     manual = params.context.trigger_kind == types.InlineCompletionTriggerKind.Invoked
-    for suggestion, edits in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
-        state = ls.session.get(suggestion.uri)
-        if suggestion.uri != uri or state is None:
-            continue
-        item = convert.inline_completion_item(suggestion, edits, state.document, ls.encoding, cursor)
+    document = ls.document_of(uri)
+    for suggestion in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
+        if document is None:
+            break
+        item = convert.inline_completion_item(suggestion, document, ls.encoding, cursor)
         if item is not None:
             return types.InlineCompletionList(items=[item])
     return None
@@ -230,23 +331,18 @@ def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) 
 def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
     if not _kind_wanted(params.context.only):
         return None
+    uri = params.text_document.uri
     selection = convert.range_from_wire(params.range)
     manual = params.context.trigger_kind == types.CodeActionTriggerKind.Invoked
-    offered = ls.suggestions(
-        params.text_document.uri,
+    answer = ls.suggestions(
+        uri,
         None,
         selection.start,
         selection=selection if selection.start != selection.end else None,
         trigger_kind="manual" if manual else "automatic",
     )
-    document_changes = ls.document_changes_supported()
-    actions = []
-    preferred_given = False
-    for suggestion, edits in offered:
-        preferred = bool(edits) and not preferred_given
-        preferred_given = preferred_given or preferred
-        actions.append(convert.code_action(suggestion, edits, preferred=preferred, document_changes=document_changes))
-    return actions or None
+    context = actions.ActionContext(uri, ls.document_of, ls.encoding, ls.document_changes_supported())
+    return actions.code_actions(answer, context) or None
 
 
 def _kind_wanted(only: Sequence[str] | None) -> bool:
@@ -263,15 +359,25 @@ def _kind_wanted(only: Sequence[str] | None) -> bool:
 
 
 def accept(ls: NextEditServer, *arguments: Any) -> None:
-    """``nextedit.accept [id]``: record the accept once; a jump then opens its target."""
+    """``nextedit.accept [id]``: record the accept once, then move the cursor on.
+
+    A jump opens its target. An edit at one site of a repeated change moves
+    the cursor to the next site (``window/showDocument``), so accepting
+    again and again walks through them; renames and search-and-replace
+    apply everywhere at once and leave the cursor alone.
+    """
     suggestion_id = _suggestion_id(arguments, convert.ACCEPT_COMMAND)
     if not ls.offers.accept(suggestion_id):
         return None
     suggestion = ls.session.accept(suggestion_id)
-    if suggestion is not None and suggestion.kind == "jump" and ls.show_document_supported():
-        show = convert.show_document_params(suggestion)
-        if show is not None:
-            ls.window_show_document(show)
+    if suggestion is None:
+        return None
+    if suggestion.kind == "jump" and suggestion.position is not None:
+        ls.show(suggestion.uri, suggestion.position)
+    elif suggestion.kind == "edit" and ls.show_document_supported():
+        target = ls.next_site(suggestion)
+        if target is not None:
+            ls.show(suggestion.uri, target)
     return None
 
 
@@ -297,11 +403,13 @@ def _suggestion_id(arguments: tuple[Any, ...], command: str) -> str:
 # -- assembly ---------------------------------------------------------------------------
 
 
-def create_server(state_dir: Path | None = None) -> NextEditServer:
-    """A server with every handler registered; ``state_dir`` holds ``feedback.jsonl``."""
-    server = NextEditServer(state_dir)
+def create_server(state_dir: Path | None = None, settings: Settings | None = None) -> NextEditServer:
+    """A server with every handler registered; ``state_dir`` holds ``feedback.jsonl``,
+    ``settings`` are the command line's (the client's settings are laid over them)."""
+    server = NextEditServer(state_dir, settings)
     feature = server.feature
     feature(types.INITIALIZE)(initialize)
+    feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
     feature(types.SHUTDOWN)(shutdown)
     feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
     feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from nextedit.settings import DEFAULT_MIN_CONFIDENCE
 from nextedit.suggest import filters, jump
 from nextedit.suggest.model import (
     Candidate,
@@ -37,7 +38,7 @@ from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
-from nextedit.suggest.suggester import SuggestContext, Suggester, WorkspaceView
+from nextedit.suggest.suggester import DocumentStateView, SuggestContext, Suggester, WorkspaceView
 
 __all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
@@ -59,20 +60,27 @@ def default_suggesters() -> list[Suggester]:
 
 
 class SuggestionEngine:
-    """Runs the registered suggesters for one session (see the module docstring)."""
+    """Runs the registered suggesters for one session (see the module docstring).
+
+    ``languages``: when set, only documents whose languageId or grammar name
+    is in it get suggestions, and no suggestion edits a document outside it
+    (user setting ``languages``); ``None`` watches every language.
+    """
 
     def __init__(
         self,
         suggesters: Iterable[Suggester] | None = None,
         *,
-        threshold: float = 0.5,
+        threshold: float = DEFAULT_MIN_CONFIDENCE,
         max_results: int = 3,
+        languages: frozenset[str] | None = None,
         strict: bool = False,
         ranker: Ranker | None = None,
     ) -> None:
         self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
         self.threshold = threshold
         self.max_results = max_results
+        self.languages = languages
         # raise a suggester's exception instead of logging it (tests run strict)
         self.strict = strict
         self.ranker = ranker if ranker is not None else Ranker()
@@ -115,6 +123,8 @@ class SuggestionEngine:
         state = workspace.get(request.uri)
         if state is None:
             return Ranking(None, (), SilenceReason.UNKNOWN_DOCUMENT)
+        if not self.watches(state):
+            return Ranking(None, (), SilenceReason.LANGUAGE_NOT_WATCHED)
         rejected = frozenset(rejected)
         context = SuggestContext(
             workspace=workspace,
@@ -160,6 +170,9 @@ class SuggestionEngine:
                 continue
             target = workspace.get(candidate.uri)
             assert target is not None  # filters.check dropped candidates for documents not open
+            if not self.watches(target):
+                notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
+                continue
             edits = filters.clean_edits(candidate, target.document.text) or ()
             final = self.ranker.score(candidate, context, self.acceptance)
             kept.append(dataclasses.replace(candidate, edits=edits, score=final))
@@ -167,6 +180,11 @@ class SuggestionEngine:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
         kept.sort(key=lambda c: c.score, reverse=True)
         return Ranking(context, tuple(kept), None, tuple(notes))
+
+    def watches(self, state: DocumentStateView) -> bool:
+        """Whether ``languages`` lets this document have suggestions."""
+        languages = self.languages
+        return languages is None or state.document.language_id in languages or state.language in languages
 
 
 @dataclass(frozen=True)

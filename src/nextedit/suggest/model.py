@@ -148,6 +148,7 @@ class SilenceReason(StrEnum):
     CANCELLED = "cancelled"
     UNKNOWN_DOCUMENT = "unknown-document"
     VERSION_MISMATCH = "version-mismatch"
+    LANGUAGE_NOT_WATCHED = "language-not-watched"
 
 
 @dataclass(frozen=True)
