@@ -87,6 +87,13 @@ class FileResult:
     candidates: list[dict[str, Any]] = field(default_factory=list)
 
 
+def file_repo(path: str) -> str:
+    """The repository a trace file's sessions come from (its first session's)."""
+    for session in load_sessions(path):
+        return _repo(session.trace, path)
+    return Path(path).name.split(".")[0]
+
+
 def _repo(trace: str, path: str) -> str:
     return trace.split("@", 1)[0] if "@" in trace else Path(path).name.split(".")[0]
 
@@ -170,18 +177,22 @@ def _judge_placed(
     enc = sess.encoding
     doc = sess.documents[first.uri].document
     if first.kind == "jump":
+        # followed as an editor does (and as the bench does): always asked again at its position
         assert first.position is not None
         line = first.position.line
-        if not any(x.uri == first.uri and line in x.lines for x in expected):
-            return Judged(False, "jump to a line with no expected edit")
+        landed = any(x.uri == first.uri and line in x.lines for x in expected)
         follow = sess.suggest(first.uri, doc.version, first.position)
         nxt = follow[0] if follow else None
         if nxt is None or nxt.kind == "jump":
+            if nxt is not None:
+                sess.reject(nxt.id, "ignored")
             return Judged(False, "followed jump: " + ("silence" if nxt is None else "another jump"))
         judged = _judge_placed(sess, nxt, q, expected, tracker)
         if not judged.correct:
             sess.reject(nxt.id, "ignored")
             return Judged(False, "followed jump: " + judged.reason, judged.reversal)
+        if not landed:
+            return Judged(False, "jump to a line with no expected edit", judged.reversal)
         return judged
     if first.kind == "searchAndReplace" and first.is_regex:
         why = _portable(first.search or "", first.replace or "")

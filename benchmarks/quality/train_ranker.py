@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -107,14 +108,79 @@ def ratios(k: collections.Counter) -> tuple[float, float, float]:
     return p, r, s
 
 
+def out_of_sample(
+    rows: list[dict], x: np.ndarray, y: np.ndarray, l2: float, without: str | None = None
+) -> dict[int, float]:
+    """Each row's probability from a model fitted on the other repositories
+    (never on its own, and never on ``without``)."""
+    repos = sorted({r["repo"] for r in rows} - {without})
+    row_repo = np.array([r["repo"] for r in rows])
+    probs: dict[int, float] = {}
+    for repo in repos:
+        train = (row_repo != repo) & (row_repo != without)
+        test = row_repo == repo
+        coef, bias = fit(x[train], y[train], l2)
+        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), predict(x[test], coef, bias), strict=True):
+            probs[id(row)] = float(p)
+    return probs
+
+
+def choose_threshold(
+    queries: list[dict], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float], target: float
+) -> float:
+    """The lowest threshold whose simulated pooled precision reaches ``target``
+    (the highest-precision one when none does)."""
+    best_t, best_p = 0.95, -1.0
+    for t in np.arange(0.30, 0.96, 0.01):
+        qs = [q for q in queries if all(id(c) in probs for c in cands.get((q["trace"], q["query"]), []))]
+        p, _, _ = ratios(simulate(qs, cands, probs, float(t))["POOLED"])
+        if not math.isnan(p) and p >= target:
+            return float(t)
+        if not math.isnan(p) and p > best_p:
+            best_t, best_p = float(t), p
+    return best_t
+
+
+def weights_json(names: list[str], coef: np.ndarray, bias: float, threshold: float, **meta: Any) -> dict:
+    """The file the engine reads: the operating point is folded into the bias,
+    so that the engine's default threshold 0.5 answers exactly when the
+    model's probability reaches ``threshold``."""
+    shift = math.log(threshold / (1.0 - threshold))
+    weights = {"bias": round(bias - shift, 6)}
+    weights.update({n: round(float(c), 6) for n, c in zip(names, coef, strict=True) if abs(c) > 1e-9})
+    return {"model": "logistic", "operating_point": threshold, **meta, "weights": weights}
+
+
+def heldout_model(
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    queries: list[dict],
+    cands: dict[tuple[str, int], list[dict]],
+    repo: str,
+    l2: float,
+    target: float,
+) -> tuple[np.ndarray, float, float]:
+    """The model for ``repo`` that never saw it: weights fitted on the other
+    repositories, and the threshold chosen on their own out-of-sample
+    predictions (nested: ``repo`` takes no part in either)."""
+    inner = out_of_sample(rows, x, y, l2, without=repo)
+    others = [q for q in queries if q["repo"] != repo]
+    threshold = choose_threshold(others, cands, inner, target)
+    mask = np.array([r["repo"] != repo for r in rows])
+    coef, bias = fit(x[mask], y[mask], l2)
+    return coef, bias, threshold
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--queries", required=True)
     ap.add_argument("--candidates", required=True)
     ap.add_argument("--out", help="write the weights fitted on every repository here")
     ap.add_argument("--l2", type=float, default=1.0)
-    ap.add_argument("--thresholds", default="0.3,0.4,0.5,0.6,0.7,0.8")
-    ap.add_argument("--threshold", type=float, default=0.5, help="the engine's threshold, recorded with the weights")
+    ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
+    ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
+    ap.add_argument("--nested", action="store_true", help="also simulate with nested thresholds (slower)")
     args = ap.parse_args(argv)
 
     queries, cands = load(args.queries, args.candidates)
@@ -123,16 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     x = design(rows, names)
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     repos = sorted({q["repo"] for q in queries})
-    row_repo = np.array([r["repo"] for r in rows])
-
-    # leave one repository out: every row's probability from a model that never saw its repository
-    probs: dict[int, float] = {}
-    for repo in repos:
-        train = row_repo != repo
-        coef, bias = fit(x[train], y[train], args.l2)
-        p = predict(x[~train], coef, bias)
-        for row, pr in zip((r for r, m in zip(rows, ~train, strict=True) if m), p, strict=True):
-            probs[id(row)] = float(pr)
+    probs = out_of_sample(rows, x, y, args.l2)
 
     print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
     for t in [float(v) for v in args.thresholds.split(",")]:
@@ -143,30 +200,24 @@ def main(argv: list[str] | None = None) -> int:
             f"threshold {t:.2f}: pooled P {p:.3f} R {r:.3f} S {s:.3f}  answered {by['POOLED']['answered']}"
             f"  worst {worst} P {ratios(by[worst])[0]:.3f}"
         )
-    by = simulate(queries, cands, probs, args.threshold)
-    for repo in repos:
-        p, r, s = ratios(by[repo])
-        print(f"  {repo:10s} P {p:.3f} R {r:.3f} S {s:.3f} answered {by[repo]['answered']}")
+    if args.nested:
+        total: collections.Counter = collections.Counter()
+        for repo in repos:
+            _coef, _bias, t = heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target)
+            held = [q for q in queries if q["repo"] == repo]
+            k = simulate(held, cands, probs, t)[repo]
+            total.update(k)
+            p, r, s = ratios(k)
+            print(f"  {repo:10s} threshold {t:.2f}  P {p:.3f} R {r:.3f} S {s:.3f} answered {k['answered']}")
+        p, r, s = ratios(total)
+        print(f"nested thresholds (target {args.target}): pooled P {p:.3f} R {r:.3f} S {s:.3f}")
 
     if args.out:
+        threshold = choose_threshold(queries, cands, probs, args.target)
         coef, bias = fit(x, y, args.l2)
-        weights = {"bias": round(bias, 6)}
-        weights.update({n: round(float(c), 6) for n, c in zip(names, coef, strict=True) if abs(c) > 1e-9})
-        Path(args.out).write_text(
-            json.dumps(
-                {
-                    "model": "logistic",
-                    "threshold": args.threshold,
-                    "trained_on": repos,
-                    "candidates": len(rows),
-                    "weights": weights,
-                },
-                indent=1,
-                sort_keys=True,
-            )
-            + "\n"
-        )
-        print(f"weights written to {args.out}", file=sys.stderr)
+        data = weights_json(names, coef, bias, threshold, trained_on=repos, candidates=len(rows))
+        Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)
     return 0
 
 

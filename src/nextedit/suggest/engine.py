@@ -33,6 +33,7 @@ from nextedit.suggest.model import (
     SuggestionKinds,
     SuggestOutcome,
     SuggestRequest,
+    TextEditCp,
 )
 from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename import RenameSuggester
@@ -84,6 +85,7 @@ class SuggestionEngine:
         # raise a suggester's exception instead of logging it (tests run strict)
         self.strict = strict
         self.ranker = ranker if ranker is not None else Ranker()
+        self._promise: _Promise | None = None
         # suggester name -> past acceptance rate (set by the session from the feedback log)
         self.acceptance: Callable[[str], float | None] | None = None
 
@@ -95,6 +97,9 @@ class SuggestionEngine:
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
     ) -> SuggestOutcome:
+        promised = self._promised(workspace, request, rejected)
+        if promised is not None:
+            return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
         ranking = self.rank(workspace, request, kinds, rejected, cancelled)
         notes = list(ranking.notes)
         if ranking.reason is not None or ranking.context is None:
@@ -109,7 +114,29 @@ class SuggestionEngine:
         if not fitted:
             return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
         planned = [c for c in jump.plan(fitted, ranking.context) if c.fingerprint not in ranking.context.rejected]
+        if len(planned) > 1 and planned[0].kind == "jump" and planned[0].target_cp is not None:
+            target = workspace.get(planned[0].uri)
+            if target is not None:
+                self._promise = _Promise(planned[0].uri, target.document.version, planned[0].target_cp, planned[1])
         return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+    def _promised(
+        self, workspace: WorkspaceView, request: SuggestRequest, rejected: set[str] | frozenset[str]
+    ) -> Candidate | None:
+        """A jump promises an edit: asked again at the jump's target, in the
+        same version of the text, the engine answers that edit (DESIGN.md
+        "Jump"), unless the developer rejected it meanwhile."""
+        promise = self._promise
+        if promise is None or (promise.uri, promise.version, promise.target_cp) != (
+            request.uri,
+            request.version,
+            request.cursor_cp,
+        ):
+            return None
+        state = workspace.get(request.uri)
+        if state is None or state.document.version != promise.version or promise.edit.fingerprint in rejected:
+            return None
+        return promise.edit
 
     def rank(
         self,
@@ -174,10 +201,11 @@ class SuggestionEngine:
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
                 continue
             edits = filters.clean_edits(candidate, target.document.text) or ()
-            final = self.ranker.score(candidate, context, self.acceptance)
-            kept.append(dataclasses.replace(candidate, edits=edits, score=final))
+            kept.append(dataclasses.replace(candidate, edits=edits))
         if not kept:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
+        kept = _with_support(kept)
+        kept = [dataclasses.replace(c, score=self.ranker.score(c, context, self.acceptance)) for c in kept]
         kept.sort(key=lambda c: c.score, reverse=True)
         return Ranking(context, tuple(kept), None, tuple(notes))
 
@@ -185,6 +213,16 @@ class SuggestionEngine:
         """Whether ``languages`` lets this document have suggestions."""
         languages = self.languages
         return languages is None or state.document.language_id in languages or state.language in languages
+
+
+@dataclass(frozen=True, slots=True)
+class _Promise:
+    """The edit behind the last jump the engine answered."""
+
+    uri: str
+    version: int
+    target_cp: int
+    edit: Candidate
 
 
 @dataclass(frozen=True)
@@ -214,6 +252,18 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
     if candidate.kind == "searchAndReplace" and not kinds.search_and_replace:
         return dataclasses.replace(candidate, kind="edit")
     return candidate
+
+
+def _with_support(candidates: list[Candidate]) -> list[Candidate]:
+    """Each candidate's ``features.support``: how many distinct rules propose
+    the very same change (independent evidence for it)."""
+    rules: dict[tuple[str, tuple[TextEditCp, ...]], set[tuple[str, str]]] = {}
+    for c in candidates:
+        rules.setdefault((c.uri, c.edits), set()).add((c.suggester, c.features.family))
+    return [
+        dataclasses.replace(c, features=dataclasses.replace(c.features, support=len(rules[(c.uri, c.edits)])))
+        for c in candidates
+    ]
 
 
 def _dedupe(candidates: Iterable[Candidate]) -> list[Candidate]:

@@ -106,6 +106,14 @@ class CandidateFeatures:
     identifier_only: bool = False  # identifiers replaced one for one
     defined_here: bool = True  # (rename) the binding has a definition in this file
     occurrences: int = 0  # (rename) occurrences of the binding left
+    at_definition: bool = False  # (rename) the developer renamed it where it is defined
+    imported: bool = False  # (rename) the binding comes from an import
+    member: bool = False  # (rename) a member name (``obj.name``)
+    partial: bool = False  # (rename) occurrences between renamed sites were skipped
+    file_level: bool = False  # (rename) a top-level definition of the file
+    support: int = 1  # candidates of other rules that propose the very same edit
+    lines_from_examples: int = 0  # lines between the site and the nearest example
+    between_examples: bool = False  # the site lies between two of the examples
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         "other_document": 1.0 if distance is None else 0.0,
         "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(400),
         "history": math.log1p(len(context.edits)),
+        "history_repeats": _repeats(context),
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
     last = context.last_edit
@@ -76,6 +77,21 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
             gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
             out["log_lines_from_last_edit"] = math.log1p(gap)
     return out
+
+
+def _repeats(context: SuggestContext) -> float:
+    """Share of the developer's edits in this document that repeat an earlier
+    one (the same text replaced by the same text): how repetitive the work is."""
+    edits = context.edits
+    if len(edits) < 2:
+        return 0.0
+    seen: set[tuple[str, str]] = set()
+    repeats = 0
+    for e in edits:
+        key = (e.old_text.strip(), e.new_text.strip())
+        repeats += key in seen
+        seen.add(key)
+    return repeats / (len(edits) - 1)
 
 
 def _log(x: float) -> float:
@@ -113,6 +129,15 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "identifier_only": float(f.identifier_only),
         "defined_here": float(f.defined_here),
         "log_occurrences": _log(f.occurrences),
+        "at_definition": float(f.at_definition),
+        "imported": float(f.imported),
+        "member": float(f.member),
+        "partial": float(f.partial),
+        "file_level": float(f.file_level),
+        "log_support": _log(f.support - 1),
+        "log_lines_from_examples": _log(f.lines_from_examples),
+        "between_examples": float(f.between_examples),
+        "done_ratio": f.examples / (f.examples + f.sites),
     }
     out.update(request)
     return out

@@ -141,7 +141,7 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
     return [e for e in edits if inside(span, e)]
 
 
-def _is_member(node: Node) -> bool:
+def is_member(node: Node) -> bool:
     """``obj.name``-like: the identifier is the attribute/field part of an access."""
     parent = node.parent
     if parent is None:
@@ -225,7 +225,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
             continue
         nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
         seen.update(s for s, _ in ranges)
-        if any(n is None or _is_member(n) for n in nodes):
+        if any(n is None or is_member(n) for n in nodes):
             continue
         if any(is_definition_name(n) and not in_import(n) for n in nodes):
             continue  # a binding of its own in that file

@@ -51,11 +51,16 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+
+from tree_sitter import Node
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
     binding_in_before,
     check_new_name,
+    in_import,
+    is_definition_name,
     map_from_before,
     map_to_before,
     revert_sites,
@@ -75,9 +80,11 @@ from nextedit.suggest.rename.occurrences import (
     cross_file_edits,
     diagnosed_occurrence,
     fallback_group,
+    is_member,
     shorthand_fields,
 )
-from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
+from nextedit.text import utf8
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
 log = logging.getLogger(__name__)
@@ -209,6 +216,7 @@ class RenameSuggester:
                 focus_cp = diagnosed.start_cp
                 evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
             fallback = fallback_group(state, edits, focus_cp)
+            facts = _binding_facts(state, ev, edits)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -233,7 +241,12 @@ class RenameSuggester:
                         shape="replace",
                         changed_tokens=2,
                         changed_chars=len(old) + len(new),
-                        defined_here=file_level or not partial,
+                        defined_here=facts.defined_here,
+                        at_definition=facts.at_definition,
+                        member=facts.member,
+                        imported=facts.imported,
+                        partial=partial,
+                        file_level=file_level,
                     ),
                 )
             )
@@ -268,3 +281,38 @@ class RenameSuggester:
                         )
                     )
         return candidates if candidates else SilenceReason.NO_CANDIDATES
+
+
+@dataclass(frozen=True, slots=True)
+class _BindingFacts:
+    at_definition: bool  # the developer renamed the binding where it is defined
+    defined_here: bool  # one occurrence defines it (not an import)
+    imported: bool  # one occurrence imports it
+    member: bool  # a member (``obj.name``), not a plain name
+
+
+# occurrences looked at for the facts (the first ones are enough to tell)
+_FACT_OCCURRENCES = 64
+
+
+def _binding_facts(state: DocumentStateView, ev: RenameEvidence, edits: list[TextEditCp]) -> _BindingFacts:
+    """What kind of binding the developer renamed, read off the current tree
+    (the renamed site reads NEW, the others still OLD)."""
+    if state.syntax is None:
+        return _BindingFacts(False, False, False, False)
+    document = state.document
+    root = state.syntax.root
+
+    def node_at(cp: int, length: int) -> Node | None:
+        b = document.byte_offset_at(cp)
+        return root.named_descendant_for_byte_range(b, b + len(utf8(document.text[cp : cp + length])))
+
+    anchor = node_at(ev.site_cp, len(ev.new))
+    nodes = [anchor] + [node_at(e.start_cp, e.end_cp - e.start_cp) for e in edits[:_FACT_OCCURRENCES]]
+    present = [n for n in nodes if n is not None]
+    return _BindingFacts(
+        at_definition=anchor is not None and is_definition_name(anchor) and not in_import(anchor),
+        defined_here=any(is_definition_name(n) and not in_import(n) for n in present),
+        imported=any(in_import(n) for n in present),
+        member=anchor is not None and is_member(anchor),
+    )

@@ -178,7 +178,9 @@ class RepeatEditSuggester:
                         evidence=evidence,
                         fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                         cursor_cp=site.start + len(site.new_text),
-                        features=rule_features(proposal, rank),
+                        features=rule_features(
+                            proposal, rank, _placement(context, site.match_start, [e.start for e in rule.examples])
+                        ),
                     )
                 )
         return candidates or SilenceReason.NO_CANDIDATES
@@ -215,8 +217,10 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {len(found)} site(s))",
             f"edit #{rule.example.seq} at {rule.example.start}",
         )
+        example_cps = [r.example.start for _, r in members]
         for rank, line_site in enumerate(found[:_MAX_CANDIDATES]):
             site = line_site.site
+            near, between, above = _placement(context, site.match_start, sorted(example_cps))
             out.append(
                 Candidate(
                     kind="edit",
@@ -242,14 +246,29 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         same_line_text=True,
                         prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
                         comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
-                        above_source=site.match_start < rule.example_start,
+                        above_source=above,
+                        lines_from_examples=near,
+                        between_examples=between,
                     ),
                 )
             )
     return out
 
 
-def rule_features(proposal: RuleProposal, site_rank: int) -> CandidateFeatures:
+def _placement(context: SuggestContext, site_cp: int, example_cps: Sequence[int]) -> tuple[int, bool, bool]:
+    """``(lines to the nearest example, between two examples, above the newest)``."""
+    if not example_cps:
+        return 0, False, False
+    document = context.document
+    line = document.line_of(min(site_cp, len(context.text)))
+    lines = [document.line_of(min(cp, len(context.text))) for cp in example_cps]
+    nearest = min(abs(line - x) for x in lines)
+    return nearest, min(lines) < line < max(lines), site_cp < example_cps[-1]
+
+
+def rule_features(
+    proposal: RuleProposal, site_rank: int, placement: tuple[int, bool, bool] = (0, False, False)
+) -> CandidateFeatures:
     """The ranker's view of one site of a repeat rule."""
     rule = proposal.rule
     info = rule.info
@@ -273,4 +292,7 @@ def rule_features(proposal: RuleProposal, site_rank: int) -> CandidateFeatures:
         comment=bool(info.get("comment")),
         new_literal=bool(info.get("new_literal")),
         identifier_only=bool(info.get("substitution")),
+        lines_from_examples=placement[0],
+        between_examples=placement[1],
+        above_source=placement[2],
     )
