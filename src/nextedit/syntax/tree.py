@@ -28,7 +28,7 @@ import tree_sitter
 
 from nextedit.syntax.languages import get_language, get_parser
 
-__all__ = ["SyntaxTree", "TreeEdit"]
+__all__ = ["SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
 
 
 class TreeEdit(Protocol):
@@ -149,6 +149,51 @@ class SyntaxTree:
 
     def __repr__(self) -> str:
         return f"SyntaxTree({self._language!r}, {self._source_len} bytes)"
+
+    # -- snapshots -----------------------------------------------------------
+
+    def snapshot(self) -> SyntaxTree:
+        """This version for a reader on another thread, in O(1).
+
+        Shares the parsed tree (never edited once parsed) and its memo; a
+        pending re-parse goes with a copy of the edited tree, so the reader
+        parses on its own thread and the edits this tree takes meanwhile do
+        not reach it. :meth:`adopt` takes the reader's parse back.
+        """
+        snap = SyntaxSnapshot(self._language, self._tree, self._source_len)
+        snap._edited_previous = self._edited_previous
+        snap._origin = self._pending
+        if self._pending is None:
+            snap._memo = self._memo
+        else:
+            edited, source = self._pending
+            snap._pending = (edited.copy(), source)
+        return snap
+
+    def adopt(self, snapshot: SyntaxTree) -> bool:
+        """Take the re-parse a reader of ``snapshot`` (taken from this tree)
+        made, if no edit came since; ``snapshot`` must not be read afterwards."""
+        if not isinstance(snapshot, SyntaxSnapshot) or snapshot._pending is not None:
+            return False
+        if self._pending is None or snapshot._origin is not self._pending:
+            return False
+        self._tree, self._edited_previous, self._memo = snapshot._tree, snapshot._edited_previous, snapshot._memo
+        self._pending = None
+        return True
+
+
+class SyntaxSnapshot(SyntaxTree):
+    """A :class:`SyntaxTree` frozen at one version (:meth:`SyntaxTree.snapshot`)."""
+
+    __slots__ = ("_origin",)
+    # the pending re-parse of the tree this snapshot was taken from
+    _origin: tuple[tree_sitter.Tree, bytes] | None
+
+    def apply_edits(self, edits: Iterable[TreeEdit], new_source: bytes) -> None:
+        raise TypeError("a syntax snapshot does not change")
+
+    def reparse(self, source: bytes) -> None:
+        raise TypeError("a syntax snapshot does not change")
 
 
 def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
