@@ -1,14 +1,32 @@
-"""The stdio ACP agent: one connection, one anyio task group, one task per ``nes/suggest``.
+"""The stdio ACP agent: one connection, one anyio task group, suggests computed off the loop.
 
 The loop reads batches of lines and hands each line to
 :func:`nextedit.acp.dispatch.receive` in arrival order — notifications and
 ordinary requests are handled right there, so they apply strictly in order
 and feedback is written before the next message is looked at. A
-``nes/suggest`` comes back as a job and runs in its own task inside its own
-cancel scope: it first yields once, so every message already read (a cancel,
-a newer didChange) applies before it computes; it then computes against the
-version it names and answers. ``$/cancel_request`` and ``nes/close`` answer
-an unfinished job with -32800 and cancel its scope.
+``nes/suggest`` comes back as a job and runs as its own task in its own
+cancel scope:
+
+1. it yields once, so every message already read (a cancel, a newer
+   didChange) applies before it starts;
+2. it waits its turn — one computation at a time per connection (the
+   engine's caches are not shared between threads);
+3. on the loop, :func:`~nextedit.acp.dispatch.begin_suggest` applies the
+   version rule and takes a snapshot of the session's documents;
+4. a worker thread runs :func:`~nextedit.acp.dispatch.compute_suggest` on the
+   snapshot while the loop keeps reading: changes apply to the live
+   documents, ``$/cancel_request`` and ``nes/close`` answer -32800 at once,
+   a newer ``didChange`` answers ``{"suggestions": []}`` at once — and the
+   worker, polling ``job.answered``, stops at the engine's next check;
+5. back on the loop, :func:`~nextedit.acp.dispatch.end_suggest` hands back
+   what the worker worked out and answers unless someone answered first.
+
+The worker's wait is shielded: a cancelled job still waits for its thread
+(which stops soon) so that no thread outlives its snapshot's owner.
+
+After answering ``initialize`` the loop imports the wire models and the
+engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
+``initialize`` itself is answered without them.
 
 EOF on the input ends the loop after the running suggests have answered; the
 sessions are closed and :func:`serve` returns 0.
@@ -19,11 +37,13 @@ Must not know: methods and their params (dispatch), bytes on the wire (transport
 from __future__ import annotations
 
 import logging
+import select
 import sys
 from pathlib import Path
 
 import anyio
 import anyio.lowlevel
+import anyio.to_thread
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, SuggestJob
@@ -34,18 +54,35 @@ __all__ = ["main", "serve"]
 log = logging.getLogger(__name__)
 
 
-async def _run_job(agent: Agent, job: SuggestJob) -> None:
+async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
     with anyio.CancelScope() as scope:
         job.scope = scope
         if job.answered:  # cancelled before it started
             return
         await anyio.lowlevel.checkpoint()  # let already-read messages apply first
-        dispatch.run_suggest(agent, job)
+        async with turn:
+            work = dispatch.begin_suggest(agent, job)
+            if work is None:
+                return
+            with anyio.CancelScope(shield=True):
+                result = await anyio.to_thread.run_sync(dispatch.compute_suggest, work, job)
+            dispatch.end_suggest(agent, job, work, result)
+
+
+def _input_waiting(fd: int) -> bool:
+    """Whether ``fd`` has input (or EOF) ready now; True when it cannot tell."""
+    try:
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
     """Serve one connection on a pair of descriptors until EOF."""
     agent = Agent(send=LineWriter(out_fd), state_dir=state_dir)
+    turn = anyio.Lock()
+    warm = False
     try:
         async with anyio.create_task_group() as tg:
             async for batch in read_batches(in_fd):
@@ -56,7 +93,13 @@ async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
                         log.exception("message dropped: %.200r", line)
                         continue
                     if job is not None:
-                        tg.start_soon(_run_job, agent, job, name=f"nes/suggest {job.request_id!r}")
+                        tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
+                if not warm and agent.initialized and not _input_waiting(in_fd):
+                    warm = True
+                    try:
+                        dispatch.warm_up()
+                    except Exception:  # the handler that needs it will say what is wrong
+                        log.exception("warm-up import failed")
             log.info("end of input: finishing %d suggest(s)", len(agent.inflight))
     finally:
         agent.close()
