@@ -24,7 +24,8 @@ cancel scope:
 The worker's wait is shielded: a cancelled job still waits for its thread
 (which stops soon) so that no thread outlives its snapshot's owner.
 
-After answering ``initialize`` the loop imports the wire models and the
+``initialize`` is normally answered before the loop starts (see
+:func:`main`); after it, the loop imports the wire models and the
 engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
 ``initialize`` itself is answered without them.
 
@@ -40,14 +41,15 @@ import logging
 import select
 import sys
 from pathlib import Path
-
-import anyio
-import anyio.lowlevel
-import anyio.to_thread
+from typing import TYPE_CHECKING
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, SuggestJob
-from nextedit.acp.transport import LineWriter, read_batches
+from nextedit.acp.errors import InternalError
+from nextedit.acp.transport import LineWriter, read_batches, read_first_batch
+
+if TYPE_CHECKING:
+    import anyio
 
 __all__ = ["main", "serve"]
 
@@ -55,18 +57,25 @@ log = logging.getLogger(__name__)
 
 
 async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
+    import anyio.lowlevel
+    import anyio.to_thread
+
     with anyio.CancelScope() as scope:
         job.scope = scope
         if job.answered:  # cancelled before it started
             return
         await anyio.lowlevel.checkpoint()  # let already-read messages apply first
         async with turn:
-            work = dispatch.begin_suggest(agent, job)
-            if work is None:
-                return
-            with anyio.CancelScope(shield=True):
-                result = await anyio.to_thread.run_sync(dispatch.compute_suggest, work, job)
-            dispatch.end_suggest(agent, job, work, result)
+            try:
+                work = dispatch.begin_suggest(agent, job)
+                if work is None:
+                    return
+                with anyio.CancelScope(shield=True):
+                    result = await anyio.to_thread.run_sync(dispatch.compute_suggest, work, job)
+                dispatch.end_suggest(agent, job, work, result)
+            except Exception:  # a bug: this request fails, the connection lives on
+                log.exception("nes/suggest %r failed", job.request_id)
+                agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
 
 
 def _input_waiting(fd: int) -> bool:
@@ -78,22 +87,41 @@ def _input_waiting(fd: int) -> bool:
     return bool(readable)
 
 
-async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
-    """Serve one connection on a pair of descriptors until EOF."""
-    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir)
+def _receive_all(agent: Agent, lines: list[bytes]) -> list[SuggestJob]:
+    """Handle lines in order; the suggests among them come back as jobs."""
+    jobs = []
+    for line in lines:
+        try:
+            job = dispatch.receive(agent, line)
+        except Exception:  # a bug in framing itself: log it, keep serving
+            log.exception("message dropped: %.200r", line)
+            continue
+        if job is not None:
+            jobs.append(job)
+    return jobs
+
+
+async def serve(
+    in_fd: int,
+    agent: Agent,
+    jobs: list[SuggestJob] | None = None,
+    pending: bytes = b"",
+) -> int:
+    """Serve one connection until EOF: ``jobs`` and ``pending`` input come from before the loop."""
+    import anyio
+
     turn = anyio.Lock()
     warm = False
     try:
         async with anyio.create_task_group() as tg:
-            async for batch in read_batches(in_fd):
-                for line in batch:
-                    try:
-                        job = dispatch.receive(agent, line)
-                    except Exception:  # a bug in framing itself: log it, keep serving
-                        log.exception("message dropped: %.200r", line)
-                        continue
-                    if job is not None:
-                        tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
+
+            def start(new_jobs: list[SuggestJob]) -> None:
+                for job in new_jobs:
+                    tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
+
+            start(jobs or [])
+            async for batch in read_batches(in_fd, pending):
+                start(_receive_all(agent, batch))
                 if not warm and agent.initialized and not _input_waiting(in_fd):
                     warm = True
                     try:
@@ -107,5 +135,20 @@ async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None) -> int:
 
 
 def main(state_dir: Path | None = None) -> int:
-    """Serve stdin/stdout (the ``nextedit acp`` command)."""
-    return anyio.run(serve, sys.stdin.fileno(), sys.stdout.fileno(), state_dir)
+    """Serve stdin/stdout (the ``nextedit acp`` command).
+
+    The first lines — ``initialize``, as a rule — are handled before the
+    event loop exists, so answering them costs neither anyio nor asyncio
+    (whose import pulls in ``ssl``): an editor waits for that answer.
+    """
+    in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
+    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir)
+    lines, pending, eof = read_first_batch(in_fd)
+    jobs = _receive_all(agent, lines)
+    if eof and not jobs:
+        agent.close()
+        return 0
+
+    import anyio
+
+    return anyio.run(serve, in_fd, agent, jobs, pending)
