@@ -307,10 +307,15 @@ class Session:
     # -- documents -----------------------------------------------------------
 
     def did_open(self, uri: str, language_id: str, version: int, text: str) -> None:
-        """Open (or re-open, replacing the mirror of) a document."""
+        """Open (or re-open, replacing the mirror of) a document.
+
+        The document is parsed by its first reader (a suggest, off the
+        front end's loop), not here: opening a large file costs the loop only
+        its UTF-8 copy.
+        """
         document = Document(uri, language_id, version, text)
         language = language_for(language_id, uri)
-        syntax = SyntaxTree.parse(language, document.source_bytes) if language else None
+        syntax = _parse_later(language, document.source_bytes) if language else None
         self.documents[uri] = DocumentState(document, language, syntax, EditHistory(uri))
 
     def did_change(self, uri: str, version: int, changes: Sequence[TextChange]) -> bool:
@@ -419,15 +424,21 @@ class Session:
             engine=self.engine,
         )
 
-    def finish_suggest(self, work: SuggestWork, result: SuggestResult) -> list[PlacedSuggestion]:
+    def finish_suggest(self, work: SuggestWork, result: SuggestResult | None) -> list[PlacedSuggestion]:
         """Step 3: keep what the computation worked out, then number and remember
-        the suggestions — none if the document moved on or the session closed."""
+        the suggestions — none if the document moved on or the session closed.
+
+        ``result=None`` (the answer was dropped: cancelled, moved on) only keeps
+        what was worked out.
+        """
         if self.closed:
             return []
         for snapshot in work.workspace.documents.values():
             live = self.documents.get(snapshot.uri)
             if live is snapshot.origin:
                 live.adopt(snapshot)
+        if result is None:
+            return []
         uri, version = work.uri, work.version
         if result.notes and log.isEnabledFor(logging.DEBUG):
             log.debug("suggest %s v%d: notes: %s", uri, version, "; ".join(result.notes))
@@ -495,6 +506,33 @@ class Session:
 
     def states(self) -> list[DocumentState]:
         return list(self.documents.values())
+
+
+@dataclass(frozen=True, slots=True)
+class _WholeText:
+    """A tree edit inserting all of ``source`` into an empty text (a ``TreeEdit``)."""
+
+    new_end_byte: int
+    new_end_point: tuple[int, int]
+    start_byte: int = 0
+    old_end_byte: int = 0
+    start_point: tuple[int, int] = (0, 0)
+    old_end_point: tuple[int, int] = (0, 0)
+
+
+def _parse_later(language: str, source: bytes) -> SyntaxTree:
+    """The tree of ``source`` with its parse deferred to its first reader.
+
+    An empty tree edited to span ``source``: the deferred re-parse then
+    parses all of it (tree-sitter reuses nothing of an empty tree: the same
+    tree as a fresh parse, in about the same time).
+    """
+    syntax = SyntaxTree.parse(language, b"")
+    if source:
+        rows = source.count(b"\n")
+        column = len(source) - source.rfind(b"\n") - 1
+        syntax.apply_edits((_WholeText(len(source), (rows, column)),), source)
+    return syntax
 
 
 def _trigger_kind(name: str) -> TriggerKind:
