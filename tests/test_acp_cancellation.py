@@ -169,3 +169,21 @@ def test_suggests_queued_behind_a_slow_one_are_each_answered_once(agent: RpcProc
         else:
             (rename,) = renames(answer)
             assert rename["newName"] == "total"
+
+
+def test_the_loop_answers_other_requests_while_a_suggest_computes(agent: RpcProcess) -> None:
+    """Answers leave in the order the loop gives them: a request sent after the slow
+    suggest started is answered before it (the parse does not hold the loop)."""
+    sid = agent.start_session()
+    open_and_rename(agent, sid, BIG_URI, big_text())
+    request, _ = start_slow_suggest(agent, sid)
+    probe = agent.request_message("nes/start", {})
+    agent.send(probe)
+    order = []
+    while len(order) < 2:
+        message = agent.recv()
+        if message.get("id") in (request["id"], probe["id"]):
+            order.append(message["id"])
+            if message["id"] == request["id"]:
+                assert renames(message), message
+    assert order == [probe["id"], request["id"]]
