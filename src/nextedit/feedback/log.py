@@ -147,7 +147,7 @@ def read_stats(path: Path) -> FeedbackStats:
             data = f.read()
         stats.count_all(parse_lines(data, origin=str(path)))
         return stats
-    stats = stats if stats is not None and position is None else FeedbackStats()
+    stats = FeedbackStats()
     for n in range(KEEP, 0, -1):
         stats.count_all(read_records(rotated(path, n)))
     stats.count_all(read_records(path))
@@ -169,6 +169,7 @@ class FeedbackLog:
         self.summary_path = self.path.with_name(SUMMARY_FILE)
         self._lock = threading.Lock()
         self._write_failed = False
+        self._summary_failed = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_fd = os.open(self.path.with_name(LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
         self._fd = -1
@@ -180,6 +181,7 @@ class FeedbackLog:
                 self._repair_torn_tail()
                 self._rotate_if_full()
                 self._save_stats()
+                self._remove_stale_temporaries()
         except BaseException:
             self.close()
             raise
@@ -286,7 +288,19 @@ class FeedbackLog:
         try:
             self.stats.save(self.summary_path)
         except OSError as exc:  # the log is the record; the summary only saves reading it
-            log.warning("feedback summary %s not saved: %s", self.summary_path, exc)
+            if not self._summary_failed:
+                log.warning("feedback summary %s not saved: %s", self.summary_path, exc.strerror or exc)
+            self._summary_failed = True
+        else:
+            self._summary_failed = False
+
+    def _remove_stale_temporaries(self) -> None:
+        """Summary files a killed writer left half-written (summaries are written under the lock)."""
+        for stale in self.summary_path.parent.glob(f"{self.summary_path.name}.*.tmp"):
+            try:
+                stale.unlink()
+            except OSError:
+                pass
 
     # -- writing -------------------------------------------------------------
 
