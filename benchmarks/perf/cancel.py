@@ -16,6 +16,8 @@ client sends one of:
   (``{"suggestions": []}`` at once when the loop keeps reading);
 * **probe** — ``nes/start`` (an ordinary request): its round trip, i.e. how
   long the loop is unavailable;
+* **probes** — ``nes/start`` every 20 ms until the suggest answers: the
+  longest round trip among them (how long the loop was unavailable at worst);
 * **none** — nothing: how long the suggest computes (the reference).
 
 Each repetition is a fresh process; the scenarios interleave. ``--pythonpath``
@@ -47,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 URI = "file:///bench/big.py"
 HEAD = "def area(w, h):\n    size = w * h\n    return size + size\n\n"
-SCENARIOS = ("none", "cancel", "change", "probe")
+SCENARIOS = ("none", "cancel", "change", "probe", "probes")
 
 
 def big_text(megabytes: float) -> str:
@@ -88,6 +90,16 @@ class Agent:
             message = json.loads(self.proc.stdout.readline())
             if message.get("id") == request_id:
                 return message, time.perf_counter()
+
+    def answers(self, *request_ids: int) -> dict[int, float]:
+        """When each of ``request_ids`` was answered (whatever the order)."""
+        assert self.proc.stdout is not None
+        arrived: dict[int, float] = {}
+        while len(arrived) < len(request_ids):
+            message = json.loads(self.proc.stdout.readline())
+            if message.get("id") in request_ids:
+                arrived[message["id"]] = time.perf_counter()
+        return arrived
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         return self.answer(self.request(method, params))[0]
@@ -131,6 +143,8 @@ def one_rep(env: dict[str, str], text: str, scenario: str, delay_s: float) -> di
             if scenario == "none":
                 answer, done = agent.answer(suggest_id)
                 return {"wait_ms": (done - sent) * 1000, "answer": kind_of(answer)}
+            if scenario == "probes":
+                return {"wait_ms": worst_probe(agent, suggest_id), "answer": "suggest answered after the probes"}
             time.sleep(delay_s)
             acted = time.perf_counter()
             if scenario == "cancel":
@@ -140,14 +154,31 @@ def one_rep(env: dict[str, str], text: str, scenario: str, delay_s: float) -> di
             else:
                 probe_id = agent.request("nes/start", {})
             if scenario == "probe":
-                message, done = agent.answer(probe_id)
-                assert "result" in message, message
-                agent.answer(suggest_id)
-                return {"wait_ms": (done - acted) * 1000, "answer": "probe answered"}
+                arrived = agent.answers(suggest_id, probe_id)
+                first = "probe answered first" if arrived[probe_id] < arrived[suggest_id] else "suggest answered first"
+                return {"wait_ms": (arrived[probe_id] - acted) * 1000, "answer": first}
             answer, done = agent.answer(suggest_id)
             return {"wait_ms": (done - acted) * 1000, "answer": kind_of(answer)}
         finally:
             agent.close()
+
+
+def worst_probe(agent: Agent, suggest_id: int) -> float:
+    """Probe every 20 ms until the suggest is answered; the longest probe round trip."""
+    assert agent.proc.stdout is not None
+    worst = 0.0
+    while True:
+        time.sleep(0.02)
+        sent = time.perf_counter()
+        probe_id = agent.request("nes/start", {})
+        while True:
+            message = json.loads(agent.proc.stdout.readline())
+            if message.get("id") == probe_id:
+                worst = max(worst, (time.perf_counter() - sent) * 1000)
+                break
+            if message.get("id") == suggest_id:  # the loop answered it before this probe
+                agent.answer(probe_id)
+                return max(worst, (time.perf_counter() - sent) * 1000)
 
 
 def kind_of(answer: dict[str, Any]) -> str:
@@ -204,6 +235,7 @@ WHAT = {
     "cancel": "`$/cancel_request` sent → the suggest's answer",
     "change": "newer `didChange` sent → the suggest's answer",
     "probe": "`nes/start` sent → its answer (the loop's availability)",
+    "probes": "the longest `nes/start` round trip, one every 20 ms while the suggest computes",
 }
 
 

@@ -1,7 +1,9 @@
 """How long `nextedit acp` takes to answer `initialize`, and `nes/start`, after being spawned.
 
-For each run a fresh process is spawned with a private state directory and
-sent ``initialize`` at once (as an editor does). Measured per run:
+For each run a fresh process is spawned — the ``nextedit`` console script
+beside the interpreter, as an editor runs it (``python -m nextedit`` when
+there is none) — with a private state directory, and sent ``initialize`` at
+once (as an editor does). Measured per run:
 
 * **spawn → initialize** (wall, ms): from just before ``Popen`` until the
   answer line has been read;
@@ -20,6 +22,11 @@ Scenarios: an empty state directory, and one holding a large feedback log
 written by an older nextedit (whole suggestions, no summary; ``--log-mb``,
 default 300). The big log is built once and hard-linked into each run's state
 directory, so rotation (which renames it away) does not cost a rebuild.
+
+The imports on the way to the ``initialize`` answer are listed from
+``python -X importtime`` (the smallest cumulative time of 5 runs per
+top-level module), up to the first import of the event loop (``anyio``,
+``asyncio``), which the agent starts only after answering.
 
 ``--pythonpath DIR`` runs another checkout's sources (e.g. the commit before
 a change) the same way, for before/after figures in one run.
@@ -69,6 +76,14 @@ def cpu_ms(pid: int) -> float:
         return int(f.read().split()[0]) / 1e6
 
 
+def peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def one_run(argv: list[str], env: dict[str, str], *, start: bool) -> dict[str, float]:
     began = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -88,11 +103,35 @@ def one_run(argv: list[str], env: dict[str, str], *, start: bool) -> dict[str, f
         assert "result" in answer, answer
         figures["start_wall_ms"] = (time.perf_counter() - sent) * 1000
         figures["start_cpu_ms"] = cpu_ms(proc.pid) - cpu
+        figures["peak_rss_mb"] = peak_rss_mb(proc.pid)
     proc.stdin.close()
     proc.wait(60)
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     assert proc.returncode == 0, stderr
     return figures
+
+
+def import_times(argv: list[str], env: dict[str, str], runs: int = 5) -> dict[str, float]:
+    """Top-level modules imported before the initialize answer: min cumulative ms over ``runs``."""
+    best: dict[str, float] = {}
+    for _ in range(runs):
+        done = subprocess.run(
+            [argv[0], "-X", "importtime", *argv[1:]],
+            input=json.dumps(INITIALIZE).encode() + b"\n",
+            capture_output=True,
+            env=env,
+            check=True,
+        )
+        for line in done.stderr.decode().splitlines():
+            if not line.startswith("import time:") or "cumulative" in line:
+                continue
+            _, cumulative, name = line.split("|")
+            if name.strip().split(".")[0] in ("anyio", "asyncio"):
+                break  # the event loop: imported after the answer
+            if name.startswith("  "):  # imported by another module: counted in its parent
+                continue
+            best[name.strip()] = min(best.get(name.strip(), float("inf")), int(cumulative) / 1000)
+    return dict(sorted(best.items(), key=lambda item: -item[1]))
 
 
 def quantiles(values: list[float]) -> dict[str, float]:
@@ -145,7 +184,10 @@ def main(argv: list[str] | None = None) -> None:
     legacy_log(big, args.log_mb)
 
     def agent_argv(state: Path) -> list[str]:
-        return [sys.executable, "-m", "nextedit", "acp", "--state-dir", str(state)]
+        # the console script an editor runs (no runpy), else python -m
+        script = Path(sys.executable).with_name("nextedit")
+        launcher = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "nextedit"]
+        return [*launcher, "acp", "--state-dir", str(state)]
 
     rows: dict[str, list[dict[str, float]]] = {"trivial": [], "empty state": [], f"{args.log_mb} MB old log": []}
     for run in range(args.runs):  # interleaved, so machine noise hits every scenario alike
@@ -157,10 +199,13 @@ def main(argv: list[str] | None = None) -> None:
             rows[f"{args.log_mb} MB old log"].append(one_run(agent_argv(Path(state)), env, start=True))
         print(f"run {run + 1}/{args.runs}", file=sys.stderr)
 
+    with tempfile.TemporaryDirectory(dir=args.work) as state:
+        imports = import_times(agent_argv(Path(state)), env)
     results: dict[str, Any] = {
         **run_metadata(argv),
         "agent": args.pythonpath or "this checkout",
         "runs": args.runs,
+        "imports_ms": imports,
         "scenarios": {name: {key: quantiles([r[key] for r in runs]) for key in runs[0]} for name, runs in rows.items()},
     }
     write_results(args.out, results, None, markdown)
@@ -179,16 +224,27 @@ def markdown(results: dict[str, Any]) -> str:
         "CPU time at that moment (`/proc/PID/schedstat`). `nes/start` is sent right after the "
         "initialize answer (wire models, engine and feedback log load by then).",
         "",
-        "| scenario | initialize wall ms (median / p90) | agent CPU ms at initialize | nes/start wall ms | nes/start CPU ms |",
-        "|---|---:|---:|---:|---:|",
+        "| scenario | initialize wall ms (median / p90) | agent CPU ms at initialize | nes/start wall ms | "
+        "nes/start CPU ms | peak RSS MB |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name, figures in results["scenarios"].items():
         cells = [
             f"{figures[key]['median']} / {figures[key]['p90']}" if key in figures else "—"
-            for key in ("initialize_wall_ms", "initialize_cpu_ms", "start_wall_ms", "start_cpu_ms")
+            for key in ("initialize_wall_ms", "initialize_cpu_ms", "start_wall_ms", "start_cpu_ms", "peak_rss_mb")
         ]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines.append("")
+    imports = results["imports_ms"]
+    lines += [
+        "",
+        f"Imports before the initialize answer (`python -X importtime`, min of 5): {sum(imports.values()):.1f} ms "
+        "in all; top-level modules of 1 ms or more:",
+        "",
+        "| module | cumulative ms |",
+        "|---|---:|",
+        *(f"| `{name}` | {ms:.1f} |" for name, ms in imports.items() if ms >= 1.0),
+        "",
+    ]
     return "\n".join(lines)
 
 
