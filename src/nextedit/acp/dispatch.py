@@ -85,18 +85,13 @@ def initialize(agent: Agent, params: Any) -> dict[str, Any]:
 def start(agent: Agent, params: Any) -> dict[str, Any]:
     from nextedit.acp import wire
     from nextedit.session import Session
-    from nextedit.suggest.model import SuggestionKinds
 
     p = wire.parse(wire.StartParams, params if params is not None else {})
     session_id = agent.new_session_id()
     agent.sessions[session_id] = Session(
         session_id,
         encoding=agent.encoding,
-        kinds=SuggestionKinds(
-            jump="jump" in agent.kinds,
-            rename="rename" in agent.kinds,
-            search_and_replace="searchAndReplace" in agent.kinds,
-        ),
+        kinds=wire.kinds_from_wire(agent.kinds),
         feedback=agent.feedback_log(),
         workspace_uri=p.workspace_uri,
     )

@@ -39,6 +39,7 @@ __all__ = [
     "SessionParams",
     "StartParams",
     "SuggestParams",
+    "kinds_from_wire",
     "parse",
     "suggestion_to_wire",
 ]
@@ -72,6 +73,18 @@ class WireChange(_Wire):
 
     def from_wire(self) -> TextChange:
         return TextChange(self.range.from_wire() if self.range else None, self.text)
+
+
+# -- initialize (validated in acp/handshake.py, without pydantic) ----------------
+
+
+def kinds_from_wire(advertised: frozenset[str]) -> SuggestionKinds:
+    """The suggestion kinds for the ACP capability names ``initialize`` advertised."""
+    return SuggestionKinds(
+        jump="jump" in advertised,
+        rename="rename" in advertised,
+        search_and_replace="searchAndReplace" in advertised,
+    )
 
 
 # -- sessions and documents ----------------------------------------------------------
