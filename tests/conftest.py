@@ -113,6 +113,7 @@ class RpcProcess:
         self.answers: dict[Any, int] = {}  # request id -> answers seen
         self.problems: list[str] = []  # schema violations, double answers, bad JSON
         self.stderr_lines: list[str] = []
+        self._stderr_changed = threading.Condition()
         self._write_lock = threading.Lock()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -156,7 +157,37 @@ class RpcProcess:
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
         for raw in self.proc.stderr:
-            self.stderr_lines.append(raw.decode("utf-8", "replace"))
+            with self._stderr_changed:
+                self.stderr_lines.append(raw.decode("utf-8", "replace"))
+                self._stderr_changed.notify_all()
+        with self._stderr_changed:
+            self.stderr_lines.append("")  # EOF marker for wait_for_log
+            self._stderr_changed.notify_all()
+
+    def stderr_until_closed(self, timeout: float = TIMEOUT) -> list[str]:
+        """Every stderr line, once the agent closed its stderr (it exited)."""
+        with self._stderr_changed:
+            if not self._stderr_changed.wait_for(lambda: self.stderr_lines[-1:] == [""], timeout):
+                raise AssertionError(f"stderr still open after {timeout}s")
+            return self.stderr_lines[:-1]
+
+    def wait_for_log(self, text: str, timeout: float = TIMEOUT, *, after: int = 0) -> int:
+        """Block until a stderr line from index ``after`` on contains ``text``; its index.
+
+        For tests that must act while the agent is in a given state (run it
+        with ``--log-level debug``); never a sleep.
+        """
+        with self._stderr_changed:
+            index = after
+            while True:
+                while index < len(self.stderr_lines):
+                    if text in self.stderr_lines[index]:
+                        return index
+                    if self.stderr_lines[index] == "" and index == len(self.stderr_lines) - 1:
+                        raise AgentDied(f"stderr closed before {text!r}; stderr:\n{self.stderr()}")
+                    index += 1
+                if not self._stderr_changed.wait(timeout):
+                    raise AssertionError(f"no log line with {text!r} within {timeout}s; stderr:\n{self.stderr()}")
 
     def _inspect(self, message: dict[str, Any]) -> None:
         is_answer = "method" not in message and ("result" in message or "error" in message)

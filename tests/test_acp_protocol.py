@@ -7,6 +7,8 @@ request was answered exactly once and that EOF ends the process with 0.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -394,3 +396,41 @@ def test_eof_exits_cleanly(acp: RpcProcess) -> None:
     open_doc(acp, sid)
     acp.request("nes/suggest", suggest_params(sid))  # in flight at EOF: still answered
     assert acp.close() == 0
+
+
+# -- a state directory that cannot be created -------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["unwritable --state-dir", "read-only home"])
+def test_an_unusable_state_dir_costs_one_line_and_no_feature(tmp_path: Path, schema_checker: Any, how: str) -> None:
+    """The feedback log cannot be created: one line on stderr, and everything else works."""
+    from tests.conftest import RpcProcess
+
+    blocker = tmp_path / "a-file"  # a regular file: nothing can be created under it, not even by root
+    blocker.write_text("not a directory")
+    argv = [sys.executable, "-m", "nextedit", "acp"]
+    env = {}
+    if how == "unwritable --state-dir":
+        argv += ["--state-dir", str(blocker / "state")]
+    else:
+        env = {"HOME": str(blocker / "home"), "XDG_STATE_HOME": ""}
+    acp = RpcProcess(argv, checker=schema_checker, env=env)
+    try:
+        acp.initialize(["utf-16"], rename=True)
+        sid = acp.start_session()
+        open_doc(acp, sid, "def f(size):\n    return size + size\n")
+        change = {"range": {"start": {"line": 0, "character": 6}, "end": {"line": 0, "character": 10}}, "text": "n"}
+        acp.notify("document/didChange", {"sessionId": sid, "uri": URI, "version": 2, "contentChanges": [change]})
+        answer = suggest(acp, sid, version=2, line=0, character=7)
+        (suggestion,) = answer["result"]["suggestions"][:1]
+        acp.notify("nes/accept", {"sessionId": sid, "id": suggestion["id"]})
+        acp.notify("nes/reject", {"sessionId": sid, "id": "s-404", "reason": "rejected"})
+        assert_serving(acp, sid)
+        assert acp.close() == 0
+    finally:
+        if acp.proc.poll() is None:
+            acp.proc.kill()
+    problems = [line for line in acp.stderr_until_closed() if line.strip()]
+    assert len(problems) == 1, problems
+    assert "feedback log unavailable" in problems[0] and "not be recorded" in problems[0]
+    assert not acp.problems and not acp.unanswered()

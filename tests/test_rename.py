@@ -70,7 +70,7 @@ def check(
         cursor = editor.rename_at(uri, site, old, new)
     suggestions = editor.suggest(uri, cursor)
     if not occurrences:
-        assert suggestions == [], [s.to_record() for s in suggestions]
+        assert suggestions == [], suggestions
         return editor, None
     assert suggestions, "expected a rename suggestion"
     first = suggestions[0]
@@ -381,6 +381,6 @@ def test_cross_file_rename_of_a_top_level_function():
     cursor = editor.rename_at("file:///w/lib.py", site, "fetch", "download")
     out = editor.suggest("file:///w/lib.py", cursor)
     cross = [s for s in out if s.uri == "file:///w/app.py"]
-    assert cross, [s.to_record() for s in out]
+    assert cross, out
     result = apply_edits_to(app, cross[0], PositionEncoding.UTF16)
     assert result == app.replace("import fetch", "import download").replace("return fetch('x')", "return download('x')")

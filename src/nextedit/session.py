@@ -1,23 +1,43 @@
 """One NES session: its documents, their syntax and history, and the suggestions it issued.
 
-This is the front ends' only door into the core. Front ends convert wire
-messages into calls here (positions as :class:`~nextedit.text.Position` in
-the session's negotiated encoding) and convert :class:`PlacedSuggestion`
-back into wire types. The session applies the protocol's version rules,
-keeps the mirror exact, numbers suggestions, and feeds accept/reject into the
-feedback log. It knows nothing of JSON-RPC, ACP or LSP.
+Front ends convert wire messages into calls here (positions as
+:class:`~nextedit.text.Position` in the session's negotiated encoding) and
+convert :class:`PlacedSuggestion` back into wire types. The session applies
+the protocol's version rules, keeps the mirror exact, numbers suggestions,
+and feeds accept/reject into the feedback log (a bounded
+:class:`~nextedit.feedback.FeedbackSubject`, never the suggestion's text).
+
+A suggestion is computed in three steps so that a front end can compute it
+off its event loop while it keeps applying changes:
+
+1. :meth:`Session.prepare_suggest` (on the thread that owns the session):
+   the version rule, then a :class:`SuggestWork` holding a snapshot of every
+   open document — O(history): the text is shared (``str``/``bytes`` are
+   immutable), a pending re-parse goes with a copy of the edited tree, the
+   history's entries are copied — with the rejected fingerprints and the
+   acceptance rates as they are now;
+2. :meth:`SuggestWork.compute` (any thread, one at a time per session): the
+   engine on the snapshot, then positions in the session's encoding; it
+   polls ``cancelled()`` and stops at the engine's next check;
+3. :meth:`Session.finish_suggest` (the owning thread again): the snapshot's
+   parse, line index and history descriptions go back to the live documents
+   that did not change meanwhile; ids are given, suggestions rejected
+   meanwhile are dropped, a document that moved on gives nothing.
+
+:meth:`Session.suggest` runs the three in a row (the LSP bridge, the
+in-process agent). The session knows nothing of JSON-RPC, ACP, LSP or threads.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from nextedit.feedback import FeedbackLog
+from nextedit.feedback import FeedbackLog, FeedbackSubject
 from nextedit.history import EditHistory
 from nextedit.suggest.engine import SuggestionEngine
 from nextedit.suggest.model import (
@@ -31,7 +51,17 @@ from nextedit.suggest.model import (
 from nextedit.syntax import SyntaxTree, language_for
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
-__all__ = ["DocumentState", "FocusInfo", "PlacedEdit", "PlacedSuggestion", "Session"]
+__all__ = [
+    "DocumentSnapshot",
+    "DocumentState",
+    "FocusInfo",
+    "PlacedEdit",
+    "PlacedSuggestion",
+    "Session",
+    "SuggestResult",
+    "SuggestWork",
+    "WorkspaceSnapshot",
+]
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +71,7 @@ _suggestion_ids = itertools.count(1)
 _ISSUED_LIMIT = 512
 
 
-@dataclass
+@dataclass(frozen=True)
 class FocusInfo:
     version: int
     cursor_cp: int
@@ -62,6 +92,50 @@ class DocumentState:
     @property
     def uri(self) -> str:
         return self.document.uri
+
+    def snapshot(self) -> DocumentSnapshot:
+        """This document as it is now, for the engine on another thread."""
+        document = self.document.snapshot()
+        syntax = self.syntax.snapshot() if self.syntax is not None else None
+        return DocumentSnapshot(
+            document, self.language, syntax, self.history.snapshot(document, syntax), self.focus, origin=self
+        )
+
+    def adopt(self, snapshot: DocumentSnapshot) -> None:
+        """Keep what the engine worked out on ``snapshot`` where nothing changed since."""
+        self.document.adopt(snapshot.document)
+        if self.syntax is not None and snapshot.syntax is not None:
+            self.syntax.adopt(snapshot.syntax)
+        self.history.adopt(snapshot.history)
+
+
+@dataclass(frozen=True)
+class DocumentSnapshot:
+    """One document frozen at one version: what the engine reads (a ``DocumentStateView``)."""
+
+    document: Document
+    language: str | None
+    syntax: SyntaxTree | None
+    history: EditHistory
+    focus: FocusInfo | None
+    origin: DocumentState = field(repr=False, compare=False)
+
+    @property
+    def uri(self) -> str:
+        return self.document.uri
+
+
+@dataclass(frozen=True)
+class WorkspaceSnapshot:
+    """Every open document of a session at one moment (a ``WorkspaceView``)."""
+
+    documents: Mapping[str, DocumentSnapshot]
+
+    def get(self, uri: str) -> DocumentSnapshot | None:
+        return self.documents.get(uri)
+
+    def states(self) -> list[DocumentSnapshot]:
+        return list(self.documents.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,31 +169,120 @@ class PlacedSuggestion:
     fingerprint: str = ""
     score: float = 0.0
 
-    def to_record(self) -> dict[str, Any]:
-        """A JSON-ready description (ACP field names) for logs and the feedback file."""
-        record: dict[str, Any] = {"id": self.id, "kind": self.kind, "uri": self.uri}
-        if self.kind == "edit":
-            record["edits"] = [{"range": _range_json(e.range), "newText": e.new_text} for e in self.edits]
-            if self.cursor_position is not None:
-                record["cursorPosition"] = _position_json(self.cursor_position)
-        elif self.kind == "jump":
-            record["position"] = _position_json(self.position)
-        elif self.kind == "rename":
-            record["position"] = _position_json(self.position)
-            record["newName"] = self.new_name
-        elif self.kind == "searchAndReplace":
-            record.update(search=self.search, replace=self.replace, isRegex=self.is_regex)
-        return record
+    def feedback_subject(self) -> FeedbackSubject:
+        """What the feedback log keeps of this suggestion: a bounded summary, no text."""
+        if self.edits:
+            first: Range | None = self.edits[0].range
+        elif self.position is not None:
+            first = Range(self.position, self.position)
+        else:
+            first = None
+        return FeedbackSubject(
+            kind=self.kind,
+            suggester=self.suggester,
+            uri=self.uri,
+            fingerprint=self.fingerprint,
+            edit_count=len(self.edits),
+            inserted_chars=sum(len(e.new_text) for e in self.edits),
+            first_range=first,
+        )
 
 
-def _position_json(position: Position | None) -> dict[str, int] | None:
-    if position is None:
-        return None
-    return {"line": position.line, "character": position.character}
+@dataclass(frozen=True)
+class SuggestResult:
+    """What :meth:`SuggestWork.compute` found: placed suggestions without ids yet."""
+
+    suggestions: tuple[PlacedSuggestion, ...]
+    reason: SilenceReason | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def cancelled(self) -> bool:
+        return self.reason is SilenceReason.CANCELLED
 
 
-def _range_json(range_: Range) -> dict[str, Any]:
-    return {"start": _position_json(range_.start), "end": _position_json(range_.end)}
+@dataclass(frozen=True)
+class SuggestWork:
+    """One suggest with everything it reads, frozen: computable on any thread.
+
+    Nothing here refers to the live documents except through
+    ``DocumentSnapshot.origin``, which only :meth:`Session.finish_suggest`
+    follows, back on the owning thread.
+    """
+
+    session_id: str
+    uri: str
+    version: int
+    position: Position
+    selection: Range | None
+    trigger_kind: TriggerKind
+    diagnostics: tuple[tuple[str, Range, str, str], ...]
+    workspace: WorkspaceSnapshot
+    encoding: PositionEncoding
+    kinds: SuggestionKinds
+    rejected: frozenset[str]
+    acceptance: Mapping[str, float] | None
+    engine: SuggestionEngine = field(repr=False, compare=False)
+
+    def compute(self, cancelled: Callable[[], bool] = lambda: False) -> SuggestResult:
+        """The engine's answer on the snapshot; stops at its next check once ``cancelled()``."""
+        if cancelled():
+            return SuggestResult((), SilenceReason.CANCELLED)
+        state = self.workspace.get(self.uri)
+        assert state is not None  # prepare_suggest snapshots the request document
+        document = state.document
+        request = SuggestRequest(
+            uri=self.uri,
+            version=self.version,
+            cursor_cp=document.offset_at(self.position, self.encoding),
+            selection_cp=document.range_offsets(self.selection, self.encoding) if self.selection else None,
+            trigger_kind=self.trigger_kind,
+            diagnostics=tuple(self._diagnostics()),
+        )
+        if self.acceptance is not None:  # the rates as they were when the request arrived
+            self.engine.acceptance = self.acceptance.get
+        outcome = self.engine.suggest(self.workspace, request, self.kinds, self.rejected, cancelled)
+        placed = tuple(self._place(candidate) for candidate in outcome.candidates)
+        return SuggestResult(placed, outcome.reason, outcome.notes)
+
+    def _diagnostics(self) -> Iterator[Diagnostic]:
+        for diag_uri, range_, severity, message in self.diagnostics:
+            state = self.workspace.get(diag_uri)
+            if state is None:
+                continue
+            start, end = state.document.range_offsets(range_, self.encoding)
+            yield Diagnostic(diag_uri, start, end, severity, message)
+
+    def _place(self, candidate: Candidate) -> PlacedSuggestion:
+        state = self.workspace.get(candidate.uri)
+        assert state is not None  # the engine's filters drop candidates for documents not open
+        document = state.document
+        enc = self.encoding
+
+        def at(cp: int | None) -> Position | None:
+            return None if cp is None else document.position_at(cp, enc)
+
+        edits = tuple(
+            PlacedEdit(Range(document.position_at(e.start_cp, enc), document.position_at(e.end_cp, enc)), e.new_text)
+            for e in candidate.edits
+        )
+        return PlacedSuggestion(
+            id="",
+            kind=candidate.kind,
+            uri=candidate.uri,
+            version=document.version,
+            edits=edits,
+            position=at(candidate.target_cp),
+            cursor_position=at(candidate.cursor_cp),
+            new_name=candidate.new_name,
+            search=candidate.search,
+            replace=candidate.replace,
+            is_regex=candidate.is_regex,
+            suggester=candidate.suggester,
+            evidence=candidate.evidence,
+            fingerprint=candidate.fingerprint,
+            score=candidate.score,
+        )
 
 
 @dataclass
@@ -144,10 +307,15 @@ class Session:
     # -- documents -----------------------------------------------------------
 
     def did_open(self, uri: str, language_id: str, version: int, text: str) -> None:
-        """Open (or re-open, replacing the mirror of) a document."""
+        """Open (or re-open, replacing the mirror of) a document.
+
+        The document is parsed by its first reader (a suggest, off the
+        front end's loop), not here: opening a large file costs the loop only
+        its UTF-8 copy.
+        """
         document = Document(uri, language_id, version, text)
         language = language_for(language_id, uri)
-        syntax = SyntaxTree.parse(language, document.source_bytes) if language else None
+        syntax = _parse_later(language, document.source_bytes) if language else None
         self.documents[uri] = DocumentState(document, language, syntax, EditHistory(uri))
 
     def did_change(self, uri: str, version: int, changes: Sequence[TextChange]) -> bool:
@@ -204,38 +372,90 @@ class Session:
     ) -> list[PlacedSuggestion]:
         """Suggestions for ``uri`` at exactly ``version``; empty when we lack that text.
 
-        ``diagnostics`` are ``(uri, range, severity, message)`` tuples.
+        ``diagnostics`` are ``(uri, range, severity, message)`` tuples. The
+        three steps of the module docstring, in a row on this thread.
         """
+        work = self.prepare_suggest(
+            uri, version, position, selection=selection, trigger_kind=trigger_kind, diagnostics=diagnostics
+        )
+        if work is None:
+            return []
+        return self.finish_suggest(work, work.compute(cancelled))
+
+    def prepare_suggest(
+        self,
+        uri: str,
+        version: int,
+        position: Position,
+        *,
+        selection: Range | None = None,
+        trigger_kind: str = "automatic",
+        diagnostics: Sequence[tuple[str, Range, str, str]] = (),
+    ) -> SuggestWork | None:
+        """Step 1: a frozen :class:`SuggestWork`, or ``None`` when there is nothing to
+        compute (unknown document, or a version other than the mirror's)."""
         state = self.documents.get(uri)
         if state is None:
             log.debug("suggest %s: %s", uri, SilenceReason.UNKNOWN_DOCUMENT)
-            return []
-        document = state.document
-        if version != document.version:
+            return None
+        if version != state.document.version:
             log.debug(
                 "suggest %s v%d against mirror v%d: %s",
                 uri,
                 version,
-                document.version,
+                state.document.version,
                 SilenceReason.VERSION_MISMATCH,
             )
-            return []
-        request = SuggestRequest(
+            return None
+        workspace = WorkspaceSnapshot({doc_uri: doc.snapshot() for doc_uri, doc in self.documents.items()})
+        return SuggestWork(
+            session_id=self.session_id,
             uri=uri,
             version=version,
-            cursor_cp=document.offset_at(position, self.encoding),
-            selection_cp=document.range_offsets(selection, self.encoding) if selection else None,
+            position=position,
+            selection=selection,
             trigger_kind=_trigger_kind(trigger_kind),
-            diagnostics=tuple(self._diagnostics(diagnostics)),
+            diagnostics=tuple(diagnostics),
+            workspace=workspace,
+            encoding=self.encoding,
+            kinds=self.kinds,
+            rejected=frozenset(self._rejected),
+            acceptance=self.feedback.acceptance_rates() if self.feedback is not None else None,
+            engine=self.engine,
         )
-        outcome = self.engine.suggest(self, request, self.kinds, self._rejected, cancelled)
-        if outcome.notes and log.isEnabledFor(logging.DEBUG):
-            log.debug("suggest %s v%d: notes: %s", uri, version, "; ".join(outcome.notes))
-        if not outcome.candidates:
-            log.debug("suggest %s v%d: silent (%s)", uri, version, outcome.reason)
+
+    def finish_suggest(self, work: SuggestWork, result: SuggestResult | None) -> list[PlacedSuggestion]:
+        """Step 3: keep what the computation worked out, then number and remember
+        the suggestions — none if the document moved on or the session closed.
+
+        ``result=None`` (the answer was dropped: cancelled, moved on) only keeps
+        what was worked out.
+        """
+        if self.closed:
             return []
-        placed = [self._place(candidate) for candidate in outcome.candidates]
-        for suggestion in placed:
+        for snapshot in work.workspace.documents.values():
+            live = self.documents.get(snapshot.uri)
+            if live is snapshot.origin:
+                live.adopt(snapshot)
+        if result is None:
+            return []
+        uri, version = work.uri, work.version
+        if result.notes and log.isEnabledFor(logging.DEBUG):
+            log.debug("suggest %s v%d: notes: %s", uri, version, "; ".join(result.notes))
+        state = self.documents.get(uri)
+        if state is None or state is not work.workspace.documents[uri].origin or state.document.version != version:
+            log.debug("suggest %s v%d: %s meanwhile", uri, version, SilenceReason.VERSION_MISMATCH)
+            return []
+        if not result.suggestions:
+            log.debug("suggest %s v%d: silent (%s)", uri, version, result.reason)
+            return []
+        placed: list[PlacedSuggestion] = []
+        for unnumbered in result.suggestions:
+            if unnumbered.fingerprint in self._rejected:  # rejected while it was computed
+                continue
+            suggestion = dataclasses.replace(unnumbered, id=f"s-{next(_suggestion_ids)}")
+            self._issued[suggestion.id] = suggestion
+            placed.append(suggestion)
             log.debug(
                 "suggest %s: %s %s by %s (score %.3f); evidence: %s",
                 uri,
@@ -245,49 +465,9 @@ class Session:
                 suggestion.score,
                 "; ".join(suggestion.evidence),
             )
-        return placed
-
-    def _diagnostics(self, diagnostics: Sequence[tuple[str, Range, str, str]]) -> Iterator[Diagnostic]:
-        for diag_uri, range_, severity, message in diagnostics:
-            state = self.documents.get(diag_uri)
-            if state is None:
-                continue
-            start, end = state.document.range_offsets(range_, self.encoding)
-            yield Diagnostic(diag_uri, start, end, severity, message)
-
-    def _place(self, candidate: Candidate) -> PlacedSuggestion:
-        state = self.documents[candidate.uri]
-        document = state.document
-        enc = self.encoding
-
-        def at(cp: int | None) -> Position | None:
-            return None if cp is None else document.position_at(cp, enc)
-
-        edits = tuple(
-            PlacedEdit(Range(document.position_at(e.start_cp, enc), document.position_at(e.end_cp, enc)), e.new_text)
-            for e in candidate.edits
-        )
-        suggestion = PlacedSuggestion(
-            id=f"s-{next(_suggestion_ids)}",
-            kind=candidate.kind,
-            uri=candidate.uri,
-            version=document.version,
-            edits=edits,
-            position=at(candidate.target_cp),
-            cursor_position=at(candidate.cursor_cp),
-            new_name=candidate.new_name,
-            search=candidate.search,
-            replace=candidate.replace,
-            is_regex=candidate.is_regex,
-            suggester=candidate.suggester,
-            evidence=candidate.evidence,
-            fingerprint=candidate.fingerprint,
-            score=candidate.score,
-        )
-        self._issued[suggestion.id] = suggestion
         while len(self._issued) > _ISSUED_LIMIT:
             self._issued.popitem(last=False)
-        return suggestion
+        return placed
 
     # -- feedback --------------------------------------------------------------
 
@@ -310,10 +490,7 @@ class Session:
                 action=action,
                 suggestion_id=suggestion_id,
                 reason=reason,
-                kind=suggestion.kind if suggestion else None,
-                suggester=suggestion.suggester if suggestion else None,
-                uri=suggestion.uri if suggestion else None,
-                suggestion=suggestion.to_record() if suggestion else None,
+                subject=suggestion.feedback_subject() if suggestion is not None else None,
             )
         return suggestion
 
@@ -329,6 +506,33 @@ class Session:
 
     def states(self) -> list[DocumentState]:
         return list(self.documents.values())
+
+
+@dataclass(frozen=True, slots=True)
+class _WholeText:
+    """A tree edit inserting all of ``source`` into an empty text (a ``TreeEdit``)."""
+
+    new_end_byte: int
+    new_end_point: tuple[int, int]
+    start_byte: int = 0
+    old_end_byte: int = 0
+    start_point: tuple[int, int] = (0, 0)
+    old_end_point: tuple[int, int] = (0, 0)
+
+
+def _parse_later(language: str, source: bytes) -> SyntaxTree:
+    """The tree of ``source`` with its parse deferred to its first reader.
+
+    An empty tree edited to span ``source``: the deferred re-parse then
+    parses all of it (tree-sitter reuses nothing of an empty tree: the same
+    tree as a fresh parse, in about the same time).
+    """
+    syntax = SyntaxTree.parse(language, b"")
+    if source:
+        rows = source.count(b"\n")
+        column = len(source) - source.rfind(b"\n") - 1
+        syntax.apply_edits((_WholeText(len(source), (rows, column)),), source)
+    return syntax
 
 
 def _trigger_kind(name: str) -> TriggerKind:

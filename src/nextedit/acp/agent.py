@@ -3,13 +3,18 @@
 An :class:`Agent` is what the handlers in :mod:`nextedit.acp.dispatch`
 read and change. It owns the bookkeeping that makes "every request gets
 exactly one answer" true: a :class:`SuggestJob` per ``nes/suggest`` in
-flight, answered either by its computation or, earlier, by a cancel
-(``$/cancel_request`` or ``nes/close``) — whichever comes first; the other
-is then a no-op.
+flight, answered by whichever comes first — its computation, a cancel
+(``$/cancel_request`` or ``nes/close``: -32800), or its document moving on
+(a newer ``didChange``, a re-open or a close: ``{"suggestions": []}``); the
+others are then no-ops. ``job.answered`` is also what the computation polls
+as its ``cancelled()``: an answered job stops at the engine's next check.
 
 Answers leave through ``send`` (a plain callable taking one JSON-RPC message
 as a dict): the stdio server writes them to stdout, the in-process agent
-collects them in a list.
+collects them in a list. Only the thread that owns the agent calls it.
+
+The feedback log is opened at the first ``nes/start`` (``initialize`` touches
+no file); a state directory that cannot be created costs one logged line.
 
 Must not know: how bytes are read or written, JSON encoding, asyncio/anyio
 (a job may carry a cancel scope, but the agent only calls ``cancel()`` on
@@ -23,19 +28,22 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nextedit.acp.errors import RequestCancelled, RpcError, UnknownSession, error_response
-from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
 from nextedit.settings import Settings
-from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding
 
-__all__ = ["Agent", "SuggestJob"]
+if TYPE_CHECKING:
+    from nextedit.feedback import FeedbackLog
+
+__all__ = ["EMPTY", "Agent", "SuggestJob"]
 
 log = logging.getLogger(__name__)
 
 RequestId = str | int
+# the answer to a suggest that has nothing to say
+EMPTY: dict[str, Any] = {"suggestions": []}
 
 
 @dataclass(eq=False)
@@ -46,6 +54,8 @@ class SuggestJob:
     session_id: str
     params: Any  # wire.SuggestParams, already validated
     answered: bool = False
+    # True once a snapshot was taken and the computation may be running
+    started: bool = False
     # an anyio CancelScope when run by the stdio server; anything with cancel()
     scope: Any = None
 
@@ -61,22 +71,24 @@ class Agent:
     send: Callable[[dict[str, Any]], None]
     state_dir: Path | None = None
     encoding: PositionEncoding = PositionEncoding.UTF16
-    kinds: SuggestionKinds = field(default_factory=SuggestionKinds)
+    # suggestion kinds beyond ``edit`` the client advertised ("jump", "rename", "searchAndReplace")
+    kinds: frozenset[str] = frozenset()
     initialized: bool = False
-    client_info: dict[str, Any] | None = None
     sessions: dict[str, Any] = field(default_factory=dict)  # session id -> Session
     inflight: dict[RequestId, SuggestJob] = field(default_factory=dict)
     feedback: FeedbackLog | None = None
     settings: Settings = field(default_factory=Settings)  # the user's, from the command line
+    _feedback_opened: bool = False
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
-    def __post_init__(self) -> None:
-        if self.feedback is None:
-            state_dir = self.state_dir or default_state_dir()
-            try:
-                self.feedback = FeedbackLog(state_dir / FEEDBACK_FILE)
-            except OSError as exc:
-                log.error("feedback log unavailable in %s (%s): accept/reject not recorded", state_dir, exc)
+    def feedback_log(self) -> FeedbackLog | None:
+        """The feedback log, opened on first use; ``None`` when it cannot be."""
+        if self.feedback is None and not self._feedback_opened:
+            from nextedit.feedback import open_feedback_log
+
+            self.feedback = open_feedback_log(self.state_dir)
+        self._feedback_opened = True
+        return self.feedback
 
     # -- sessions ------------------------------------------------------------
 
@@ -113,7 +125,7 @@ class Agent:
         self.inflight[job.request_id] = job
 
     def finish(self, job: SuggestJob, result: dict[str, Any] | None, error: RpcError | None = None) -> None:
-        """Answer ``job`` once with its result or error, unless a cancel answered it already."""
+        """Answer ``job`` once with its result or error, unless it was answered already."""
         if self.inflight.get(job.request_id) is job:
             del self.inflight[job.request_id]
         if job.answered:
@@ -122,7 +134,7 @@ class Agent:
         if error is not None:
             self.answer_error(job.request_id, error)
         else:
-            self.answer(job.request_id, result or {"suggestions": []})
+            self.answer(job.request_id, result or EMPTY)
 
     def cancel(self, request_id: Any, *, reason: str = "request cancelled") -> bool:
         """Answer an in-flight suggest with -32800 now; False when there is none (ignored)."""
@@ -136,7 +148,22 @@ class Agent:
         if job.scope is not None:
             job.scope.cancel()
         self.answer_error(job.request_id, RequestCancelled(reason))
+        log.debug("nes/suggest %r cancelled (%s)%s", request_id, reason, " while computing" if job.started else "")
         return True
+
+    def settle_moved_on(self, session_id: str, uri: str, version: int | None, *, replaced: bool = False) -> None:
+        """Answer ``{"suggestions": []}`` now to the suggests in flight for ``uri``
+        that can no longer be right: those for another version than ``version``
+        (``None``: the document was closed), and with ``replaced`` (a re-open)
+        every one whose computation started on the old text."""
+        for job in list(self.inflight.values()):
+            if job.session_id != session_id or job.params.uri != uri or job.answered:
+                continue
+            if version is None or job.params.version != version or (replaced and job.started):
+                log.debug("nes/suggest %r: %s moved on, answered empty", job.request_id, uri)
+                self.finish(job, EMPTY)
+                if job.scope is not None:
+                    job.scope.cancel()
 
     def close(self) -> None:
         """End of the connection: free every session and the feedback file."""

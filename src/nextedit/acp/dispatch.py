@@ -3,9 +3,15 @@
 :func:`receive` decodes a line, checks the JSON-RPC envelope, and runs the
 method's handler synchronously, in arrival order — except ``nes/suggest``,
 which is validated here and returned as a :class:`SuggestJob` for the caller
-to run: the stdio server runs it as its own task (so the loop keeps reading
-and later cancels/changes apply first), the in-process agent runs it at once.
-Both call :func:`run_suggest`; nothing here is duplicated between them.
+to run in three steps: :func:`begin_suggest` (on the loop: the version rule
+and a snapshot of the session), :func:`compute_suggest` (anywhere: the engine
+on the snapshot, polling ``job.answered``), :func:`end_suggest` (on the
+loop again: hand back what was worked out, then answer unless a cancel, a
+close or a newer change answered first). The stdio server runs the middle
+step in a worker thread so the loop keeps reading; the in-process agent
+(:func:`run_suggest`) runs all three at once. A ``didChange``, ``didOpen``
+or ``didClose`` answers the suggests it makes stale with
+``{"suggestions": []}`` on the spot.
 
 Rules (see DESIGN.md "Protocol decisions"): malformed JSON → -32700 (id
 null); an envelope that is not a request → -32600; unknown request → -32601;
@@ -17,62 +23,67 @@ Requests before ``initialize`` are served with the defaults a client that
 sent no capabilities would negotiate (``utf-16`` positions, ``edit``-only
 kinds); sessions keep the encoding they were started with.
 
-Must not know: the transport, anyio, how the engine computes.
+``initialize`` imports nothing heavy (:mod:`nextedit.acp.handshake`); the
+wire models (pydantic) and the engine are imported by the first handler that
+needs them, or ahead of time by :func:`warm_up`.
+
+Must not know: the transport, anyio, threads, how the engine computes.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from nextedit import __version__
-from nextedit.acp import wire
-from nextedit.acp.agent import Agent, SuggestJob
+from nextedit.acp import handshake
+from nextedit.acp.agent import EMPTY, Agent, SuggestJob
 from nextedit.acp.errors import InternalError, InvalidRequest, MethodNotFound, ParseError, RpcError
 from nextedit.text import choose_encoding
 
-__all__ = ["NOTIFICATIONS", "PROTOCOL_VERSION", "REQUESTS", "receive", "run_suggest"]
+if TYPE_CHECKING:
+    from nextedit.session import SuggestResult, SuggestWork
+
+__all__ = [
+    "NOTIFICATIONS",
+    "PROTOCOL_VERSION",
+    "REQUESTS",
+    "begin_suggest",
+    "compute_suggest",
+    "end_suggest",
+    "receive",
+    "run_suggest",
+    "warm_up",
+]
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = handshake.PROTOCOL_VERSION
 _SUGGEST = "nes/suggest"
+
+
+def warm_up() -> None:
+    """Import what every request after ``initialize`` needs (~0.2 s), ahead of it."""
+    from nextedit import session  # noqa: F401 - the engine, the history, the syntax layer
+    from nextedit.acp import wire  # noqa: F401 - pydantic and the wire models
 
 
 # -- requests ------------------------------------------------------------------------
 
 
 def initialize(agent: Agent, params: Any) -> dict[str, Any]:
-    p = wire.parse(wire.InitializeParams, params)
-    caps = p.client_capabilities
-    agent.encoding = choose_encoding(caps.position_encodings)
-    agent.kinds = agent.settings.kinds(wire.kinds_from_wire(caps))
+    hello = handshake.parse_initialize(params)
+    agent.encoding = choose_encoding(hello.position_encodings)
+    agent.kinds = hello.kinds
     agent.initialized = True
-    log.info("initialized: encoding %s, kinds %s", agent.encoding, agent.kinds)
-    return {
-        "protocolVersion": PROTOCOL_VERSION,
-        "agentInfo": {"name": "nextedit", "version": __version__},
-        "agentCapabilities": {
-            "nes": {
-                "events": {
-                    "document": {
-                        "didOpen": {},
-                        "didChange": {"syncKind": "incremental"},
-                        "didClose": {},
-                        "didSave": {},
-                        "didFocus": {},
-                    }
-                },
-                "context": {"diagnostics": {}},
-            },
-            "positionEncoding": str(agent.encoding),
-        },
-    }
+    log.info("initialized: encoding %s, kinds %s", agent.encoding, sorted(agent.kinds) or ["edit"])
+    return handshake.initialize_result(str(agent.encoding))
 
 
 def start(agent: Agent, params: Any) -> dict[str, Any]:
+    from nextedit.acp import wire
     from nextedit.session import Session
 
     p = wire.parse(wire.StartParams, params if params is not None else {})
@@ -80,8 +91,8 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
     agent.sessions[session_id] = Session(
         session_id,
         encoding=agent.encoding,
-        kinds=agent.kinds,
-        feedback=agent.feedback,
+        kinds=agent.settings.kinds(wire.kinds_from_wire(agent.kinds)),
+        feedback=agent.feedback_log(),
         workspace_uri=p.workspace_uri,
     )
     agent.settings.configure(agent.sessions[session_id].engine)
@@ -89,36 +100,90 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
 
 
 def close(agent: Agent, params: Any) -> dict[str, Any]:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.CloseParams, params)
     agent.close_session(p.session_id)
     return {}
 
 
-def run_suggest(agent: Agent, job: SuggestJob) -> None:
-    """Compute and answer one suggest, against exactly the version it names."""
+def begin_suggest(agent: Agent, job: SuggestJob) -> SuggestWork | None:
+    """Step 1, on the loop: the version rule and a snapshot; ``None`` when the
+    job is answered already or was answered empty here."""
     if job.answered:
-        return
-    p: wire.SuggestParams = job.params
+        return None
+    p = job.params
     session = agent.sessions.get(job.session_id)
     if session is None:  # closed meanwhile (close answers its jobs; belt and braces)
-        agent.finish(job, {"suggestions": []})
-        return
+        agent.finish(job, EMPTY)
+        return None
     try:
-        placed = session.suggest(
+        work: SuggestWork | None = session.prepare_suggest(
             p.uri,
             p.version,
             p.position.from_wire(),
             selection=p.selection.from_wire() if p.selection else None,
             trigger_kind=p.trigger_kind,
             diagnostics=p.diagnostics(),
-            cancelled=lambda: job.answered,
         )
+    except Exception:
+        log.exception("nes/suggest %r failed", job.request_id)
+        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        return None
+    if work is None:
+        agent.finish(job, EMPTY)
+        return None
+    job.started = True
+    return work
+
+
+def compute_suggest(work: SuggestWork, job: SuggestJob) -> SuggestResult | Exception:
+    """Step 2, on any thread: the engine on the snapshot; stops once ``job`` is answered."""
+    started = time.perf_counter()
+    log.debug("nes/suggest %r: computing %s v%d on a snapshot", job.request_id, work.uri, work.version)
+    try:
+        result = work.compute(cancelled=lambda: job.answered)
+    except Exception as exc:
+        log.exception("nes/suggest %r failed", job.request_id)
+        return exc
+    elapsed = (time.perf_counter() - started) * 1000
+    if result.cancelled:
+        log.debug("nes/suggest %r: stopped at a cancellation check after %.1f ms", job.request_id, elapsed)
+    else:
+        log.debug("nes/suggest %r: computed in %.1f ms", job.request_id, elapsed)
+    return result
+
+
+def end_suggest(agent: Agent, job: SuggestJob, work: SuggestWork, result: SuggestResult | Exception) -> None:
+    """Step 3, on the loop: keep what was worked out; answer unless answered already."""
+    from nextedit.acp import wire
+
+    session = agent.sessions.get(job.session_id)
+    if isinstance(result, Exception):
+        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        return
+    if session is None:
+        agent.finish(job, EMPTY)
+        return
+    if job.answered:
+        session.finish_suggest(work, None)
+        log.debug("nes/suggest %r: result dropped (answered already)", job.request_id)
+        return
+    try:
+        placed = session.finish_suggest(work, result)
         suggestions = [s for s in (wire.suggestion_to_wire(x, session.kinds) for x in placed) if s]
     except Exception:
         log.exception("nes/suggest %r failed", job.request_id)
         agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
         return
     agent.finish(job, {"suggestions": suggestions})
+
+
+def run_suggest(agent: Agent, job: SuggestJob) -> None:
+    """All three steps at once, on this thread (the in-process agent)."""
+    work = begin_suggest(agent, job)
+    if work is not None:
+        end_suggest(agent, job, work, compute_suggest(work, job))
 
 
 REQUESTS: dict[str, Callable[[Agent, Any], dict[str, Any]]] = {
@@ -132,41 +197,60 @@ REQUESTS: dict[str, Callable[[Agent, Any], dict[str, Any]]] = {
 
 
 def did_open(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.DidOpenParams, params)
     agent.session(p.session_id).did_open(p.uri, p.language_id, p.version, p.text)
+    agent.settle_moved_on(p.session_id, p.uri, p.version, replaced=True)
 
 
 def did_change(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.DidChangeParams, params)
-    agent.session(p.session_id).did_change(p.uri, p.version, p.changes())
+    if agent.session(p.session_id).did_change(p.uri, p.version, p.changes()):
+        agent.settle_moved_on(p.session_id, p.uri, p.version)
 
 
 def did_close(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.DocumentParams, params)
     agent.session(p.session_id).did_close(p.uri)
+    agent.settle_moved_on(p.session_id, p.uri, None)
 
 
 def did_save(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.DocumentParams, params)
     agent.session(p.session_id).did_save(p.uri)
 
 
 def did_focus(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.DidFocusParams, params)
     agent.session(p.session_id).did_focus(p.uri, p.version, p.position.from_wire(), p.visible_range.from_wire())
 
 
 def accept(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.AcceptParams, params)
     agent.session(p.session_id).accept(p.target)
 
 
 def reject(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.RejectParams, params)
     agent.session(p.session_id).reject(p.target, p.reason)
 
 
 def cancel_request(agent: Agent, params: Any) -> None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.CancelParams, params)
     agent.cancel(p.request_id)
 
@@ -244,6 +328,8 @@ def _request(agent: Agent, request_id: str | int, method: str, params: Any) -> S
 
 
 def _suggest_job(agent: Agent, request_id: str | int, params: Any) -> SuggestJob | None:
+    from nextedit.acp import wire
+
     p = wire.parse(wire.SuggestParams, params)
     agent.session(p.session_id)  # -32002 now, not later
     if request_id in agent.inflight:

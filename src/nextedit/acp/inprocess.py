@@ -1,9 +1,11 @@
 """The ACP agent without a process or a loop: send a message, get the agent's answers back.
 
 For profiling and benchmarks (``nextedit bench --in-process``): the same
-:func:`nextedit.acp.dispatch.receive` and :func:`run_suggest` as the stdio
-server, called synchronously. A ``nes/suggest`` is computed immediately, so
-nothing is ever in flight and ``$/cancel_request`` has nothing to cancel.
+:func:`nextedit.acp.dispatch.receive` and the same three suggest steps as the
+stdio server (snapshot, compute, hand back), called synchronously on this
+thread. A ``nes/suggest`` is computed immediately, so nothing is ever in
+flight, ``$/cancel_request`` has nothing to cancel, and the answers are
+deterministic.
 
 Must not know: the transport; it adds no behaviour of its own.
 """

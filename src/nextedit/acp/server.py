@@ -1,14 +1,33 @@
-"""The stdio ACP agent: one connection, one anyio task group, one task per ``nes/suggest``.
+"""The stdio ACP agent: one connection, one anyio task group, suggests computed off the loop.
 
 The loop reads batches of lines and hands each line to
 :func:`nextedit.acp.dispatch.receive` in arrival order — notifications and
 ordinary requests are handled right there, so they apply strictly in order
 and feedback is written before the next message is looked at. A
-``nes/suggest`` comes back as a job and runs in its own task inside its own
-cancel scope: it first yields once, so every message already read (a cancel,
-a newer didChange) applies before it computes; it then computes against the
-version it names and answers. ``$/cancel_request`` and ``nes/close`` answer
-an unfinished job with -32800 and cancel its scope.
+``nes/suggest`` comes back as a job and runs as its own task in its own
+cancel scope:
+
+1. it yields once, so every message already read (a cancel, a newer
+   didChange) applies before it starts;
+2. it waits its turn — one computation at a time per connection (the
+   engine's caches are not shared between threads);
+3. on the loop, :func:`~nextedit.acp.dispatch.begin_suggest` applies the
+   version rule and takes a snapshot of the session's documents;
+4. a worker thread runs :func:`~nextedit.acp.dispatch.compute_suggest` on the
+   snapshot while the loop keeps reading: changes apply to the live
+   documents, ``$/cancel_request`` and ``nes/close`` answer -32800 at once,
+   a newer ``didChange`` answers ``{"suggestions": []}`` at once — and the
+   worker, polling ``job.answered``, stops at the engine's next check;
+5. back on the loop, :func:`~nextedit.acp.dispatch.end_suggest` hands back
+   what the worker worked out and answers unless someone answered first.
+
+The worker's wait is shielded: a cancelled job still waits for its thread
+(which stops soon) so that no thread outlives its snapshot's owner.
+
+``initialize`` is normally answered before the loop starts (see
+:func:`main`); after it, the loop imports the wire models and the
+engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
+``initialize`` itself is answered without them.
 
 EOF on the input ends the loop after the running suggests have answered; the
 sessions are closed and :func:`serve` returns 0.
@@ -19,45 +38,97 @@ Must not know: methods and their params (dispatch), bytes on the wire (transport
 from __future__ import annotations
 
 import logging
+import select
 import sys
 from pathlib import Path
-
-import anyio
-import anyio.lowlevel
+from typing import TYPE_CHECKING
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, SuggestJob
-from nextedit.acp.transport import LineWriter, read_batches
+from nextedit.acp.errors import InternalError
+from nextedit.acp.transport import LineWriter, read_batches, read_first_batch
 from nextedit.settings import Settings
+
+if TYPE_CHECKING:
+    import anyio
 
 __all__ = ["main", "serve"]
 
 log = logging.getLogger(__name__)
 
 
-async def _run_job(agent: Agent, job: SuggestJob) -> None:
+async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
+    import anyio.lowlevel
+    import anyio.to_thread
+
     with anyio.CancelScope() as scope:
         job.scope = scope
         if job.answered:  # cancelled before it started
             return
         await anyio.lowlevel.checkpoint()  # let already-read messages apply first
-        dispatch.run_suggest(agent, job)
+        async with turn:
+            try:
+                work = dispatch.begin_suggest(agent, job)
+                if work is None:
+                    return
+                with anyio.CancelScope(shield=True):
+                    result = await anyio.to_thread.run_sync(dispatch.compute_suggest, work, job)
+                dispatch.end_suggest(agent, job, work, result)
+            except Exception:  # a bug: this request fails, the connection lives on
+                log.exception("nes/suggest %r failed", job.request_id)
+                agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
 
 
-async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None, settings: Settings | None = None) -> int:
-    """Serve one connection on a pair of descriptors until EOF."""
-    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir, settings=settings or Settings())
+def _input_waiting(fd: int) -> bool:
+    """Whether ``fd`` has input (or EOF) ready now; True when it cannot tell."""
+    try:
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+def _receive_all(agent: Agent, lines: list[bytes]) -> list[SuggestJob]:
+    """Handle lines in order; the suggests among them come back as jobs."""
+    jobs = []
+    for line in lines:
+        try:
+            job = dispatch.receive(agent, line)
+        except Exception:  # a bug in framing itself: log it, keep serving
+            log.exception("message dropped: %.200r", line)
+            continue
+        if job is not None:
+            jobs.append(job)
+    return jobs
+
+
+async def serve(
+    in_fd: int,
+    agent: Agent,
+    jobs: list[SuggestJob] | None = None,
+    pending: bytes = b"",
+) -> int:
+    """Serve one connection until EOF: ``jobs`` and ``pending`` input come from before the loop."""
+    import anyio
+
+    turn = anyio.Lock()
+    warm = False
     try:
         async with anyio.create_task_group() as tg:
-            async for batch in read_batches(in_fd):
-                for line in batch:
+
+            def start(new_jobs: list[SuggestJob]) -> None:
+                for job in new_jobs:
+                    tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
+
+            start(jobs or [])
+            async for batch in read_batches(in_fd, pending):
+                start(_receive_all(agent, batch))
+                if not warm and agent.initialized and not _input_waiting(in_fd):
+                    warm = True
                     try:
-                        job = dispatch.receive(agent, line)
-                    except Exception:  # a bug in framing itself: log it, keep serving
-                        log.exception("message dropped: %.200r", line)
-                        continue
-                    if job is not None:
-                        tg.start_soon(_run_job, agent, job, name=f"nes/suggest {job.request_id!r}")
+                        dispatch.warm_up()
+                    except Exception:  # the handler that needs it will say what is wrong
+                        log.exception("warm-up import failed")
             log.info("end of input: finishing %d suggest(s)", len(agent.inflight))
     finally:
         agent.close()
@@ -65,5 +136,20 @@ async def serve(in_fd: int, out_fd: int, state_dir: Path | None = None, settings
 
 
 def main(state_dir: Path | None = None, settings: Settings | None = None) -> int:
-    """Serve stdin/stdout (the ``nextedit acp`` command)."""
-    return anyio.run(serve, sys.stdin.fileno(), sys.stdout.fileno(), state_dir, settings)
+    """Serve stdin/stdout (the ``nextedit acp`` command).
+
+    The first lines — ``initialize``, as a rule — are handled before the
+    event loop exists, so answering them costs neither anyio nor asyncio
+    (whose import pulls in ``ssl``): an editor waits for that answer.
+    """
+    in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
+    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir, settings=settings or Settings())
+    lines, pending, eof = read_first_batch(in_fd)
+    jobs = _receive_all(agent, lines)
+    if eof and not jobs:
+        agent.close()
+        return 0
+
+    import anyio
+
+    return anyio.run(serve, in_fd, agent, jobs, pending)

@@ -11,6 +11,11 @@ file on stdin, Windows pipes) reading falls back to a worker thread.
 Lines may be arbitrarily long (a 10 MB document is one line); the search for
 the newline resumes where it stopped, so a long line costs linear time.
 
+Before the event loop exists, :func:`read_first_batch` reads the first
+lines with a plain blocking ``os.read`` (the server answers ``initialize``
+before importing anyio and asyncio); what it read past them is handed to
+:func:`read_batches` as ``pending``.
+
 Writing: :class:`LineWriter` encodes one message as one line and writes it
 whole with blocking ``os.write`` calls from the event-loop thread; messages
 never interleave because a write never yields to another task. A client that
@@ -27,9 +32,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
-
-__all__ = ["CHUNK", "LineWriter", "encode_message", "read_batches"]
+__all__ = ["CHUNK", "LineWriter", "encode_message", "read_batches", "read_first_batch"]
 
 log = logging.getLogger(__name__)
 
@@ -37,18 +40,39 @@ CHUNK = 1 << 20
 
 
 async def _read_chunk_polled(fd: int) -> bytes:
+    import anyio
+
     await anyio.wait_readable(fd)
     return os.read(fd, CHUNK)
 
 
 async def _read_chunk_threaded(fd: int) -> bytes:
+    import anyio.to_thread
+
     return await anyio.to_thread.run_sync(os.read, fd, CHUNK)
 
 
-async def read_batches(fd: int) -> AsyncIterator[list[bytes]]:
-    """Yield lists of complete lines (without ``\\n``) until EOF; a last unterminated line counts."""
-    read_chunk = _read_chunk_polled
+def read_first_batch(fd: int) -> tuple[list[bytes], bytes, bool]:
+    """Block until at least one whole line (or EOF): ``(lines, rest, eof)``."""
     buffer = bytearray()
+    while True:
+        chunk = os.read(fd, CHUNK)
+        if not chunk:
+            lines = [bytes(buffer)] if buffer.strip() else []
+            return lines, b"", True
+        buffer += chunk
+        end = buffer.rfind(b"\n")
+        if end >= 0:
+            return bytes(buffer[:end]).split(b"\n"), bytes(buffer[end + 1 :]), False
+
+
+async def read_batches(fd: int, pending: bytes = b"") -> AsyncIterator[list[bytes]]:
+    """Yield lists of complete lines (without ``\\n``) until EOF; a last unterminated line counts.
+
+    ``pending`` is input already read (the rest after :func:`read_first_batch`).
+    """
+    read_chunk = _read_chunk_polled
+    buffer = bytearray(pending)
     scan_from = 0
     while True:
         try:

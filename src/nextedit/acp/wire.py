@@ -6,7 +6,8 @@ session's negotiated encoding; only ``text/`` converts encodings) and
 :func:`suggestion_to_wire` turns a :class:`~nextedit.session.PlacedSuggestion`
 into an ACP ``NesSuggestion`` the client advertised it can take.
 
-Validation is pydantic in strict mode (``"3"`` is not a version, ``true`` is
+``initialize`` is not here: :mod:`nextedit.acp.handshake` answers it before
+pydantic is imported. Validation is pydantic in strict mode (``"3"`` is not a version, ``true`` is
 not a line); the first problem becomes :class:`InvalidParams` naming the
 field by its wire path (``position.line``, ``contentChanges.0.range``).
 Unknown fields are ignored (``_meta`` and future additions).
@@ -34,7 +35,6 @@ __all__ = [
     "DidChangeParams",
     "DidFocusParams",
     "DidOpenParams",
-    "InitializeParams",
     "RejectParams",
     "SessionParams",
     "StartParams",
@@ -75,40 +75,15 @@ class WireChange(_Wire):
         return TextChange(self.range.from_wire() if self.range else None, self.text)
 
 
-# -- initialize ----------------------------------------------------------------
+# -- initialize (validated in acp/handshake.py, without pydantic) ----------------
 
 
-class _Marker(_Wire):
-    """A capability given as an object (``{}``) means supported."""
-
-
-class ClientNes(_Wire):
-    jump: _Marker | None = None
-    rename: _Marker | None = None
-    search_and_replace: _Marker | None = Field(None, alias="searchAndReplace")
-
-
-class ClientCapabilities(_Wire):
-    nes: ClientNes | None = None
-    # unknown encodings are tolerated here and skipped by choose_encoding
-    position_encodings: list[str] | None = Field(None, alias="positionEncodings")
-
-
-class InitializeParams(_Wire):
-    protocol_version: UInt = Field(alias="protocolVersion")
-    client_capabilities: ClientCapabilities = Field(
-        default_factory=lambda: ClientCapabilities.model_validate({}), alias="clientCapabilities"
-    )
-
-
-def kinds_from_wire(capabilities: ClientCapabilities) -> SuggestionKinds:
-    nes = capabilities.nes
-    if nes is None:
-        return SuggestionKinds()
+def kinds_from_wire(advertised: frozenset[str]) -> SuggestionKinds:
+    """The suggestion kinds for the ACP capability names ``initialize`` advertised."""
     return SuggestionKinds(
-        jump=nes.jump is not None,
-        rename=nes.rename is not None,
-        search_and_replace=nes.search_and_replace is not None,
+        jump="jump" in advertised,
+        rename="rename" in advertised,
+        search_and_replace="searchAndReplace" in advertised,
     )
 
 

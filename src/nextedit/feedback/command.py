@@ -1,7 +1,8 @@
-"""`nextedit feedback`: acceptance per suggestion kind, read from the feedback log.
+"""`nextedit feedback`: acceptance per suggestion kind and per suggester, with reject reasons.
 
-Owns only the presentation (a rich table or JSON); the counting belongs to
-:class:`nextedit.feedback.FeedbackLog`. Reads the log, never writes it.
+Owns only the presentation (rich tables or JSON); the counting belongs to
+:mod:`nextedit.feedback.stats` and :func:`nextedit.feedback.log.read_stats`.
+Reads the log and its summary, never writes them.
 """
 
 from __future__ import annotations
@@ -19,49 +20,50 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "feedback",
         parents=[common],
-        help="acceptance of suggestions per kind, from the feedback log",
-        description="Print how many suggestions of each kind were accepted, from feedback.jsonl.",
+        help="acceptance of suggestions per kind and per suggester, from the feedback log",
+        description="Print how many suggestions of each kind and from each suggester were accepted, "
+        "and why the others were rejected, from feedback.jsonl.",
     )
     parser.add_argument(
         "--state-dir",
         type=Path,
         help="directory holding feedback.jsonl (default: $XDG_STATE_HOME/nextedit or ~/.local/state/nextedit)",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(run=run)
 
 
 def summary(path: Path) -> dict[str, Any]:
-    """Acceptance per kind and per suggester, JSON-ready."""
-    from nextedit.feedback.log import read_records
+    """Acceptance per kind and per suggester (with reject reasons), JSON-ready."""
+    from nextedit.feedback.log import read_stats
 
-    kinds: dict[str, list[int]] = {}
-    suggesters: dict[str, list[int]] = {}
-    for record in read_records(path):
-        accepted = record["action"] == "accept"
-        for key, table in ((record.get("kind") or "unknown", kinds), (record.get("suggester"), suggesters)):
-            if key is None:
-                continue
-            counts = table.setdefault(str(key), [0, 0])
-            counts[0] += accepted
-            counts[1] += 1
+    stats = read_stats(path)
 
-    def rows(table: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
-        return {
-            key: {"accepted": a, "total": t, "rate": round(a / t, 4) if t else None}
-            for key, (a, t) in sorted(table.items())
-        }
+    def row(accepted: int, total: int) -> dict[str, Any]:
+        return {"accepted": accepted, "total": total, "rate": round(accepted / total, 4) if total else None}
 
-    total = sum(t for _, t in kinds.values())
-    accepted = sum(a for a, _ in kinds.values())
+    by_suggester = {
+        name: {**row(a, t), "reasons": dict(sorted(stats.reasons.get(name, {}).items()))}
+        for name, (a, t) in sorted(stats.by_suggester.items())
+    }
+    unknown_reasons = stats.reasons.get("-")
+    total = sum(t for _, t in stats.by_kind.values())
+    accepted = sum(a for a, _ in stats.by_kind.values())
     return {
         "log": str(path),
-        "total": total,
-        "accepted": accepted,
-        "rate": round(accepted / total, 4) if total else None,
-        "byKind": rows(kinds),
-        "bySuggester": rows(suggesters),
+        **row(accepted, total),
+        "byKind": {kind: row(a, t) for kind, (a, t) in sorted(stats.by_kind.items())},
+        "bySuggester": by_suggester,
+        "unknownSuggestionReasons": dict(sorted(unknown_reasons.items())) if unknown_reasons else {},
     }
+
+
+def _rate(row: dict[str, Any]) -> str:
+    return "-" if row["rate"] is None else f"{row['rate']:.0%}"
+
+
+def _reasons(reasons: dict[str, int]) -> str:
+    return ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda item: -item[1])) or "-"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,14 +83,33 @@ def run(args: argparse.Namespace) -> int:
     if not data["total"]:
         console.print(f"no feedback recorded yet in {data['log']}")
         return 0
-    table = Table(title=f"suggestion acceptance ({data['log']})")
-    table.add_column("kind")
-    table.add_column("accepted", justify="right")
-    table.add_column("total", justify="right")
-    table.add_column("rate", justify="right")
+    kinds = Table(title=f"acceptance by kind ({data['log']})")
+    for column in ("kind", "accepted", "total", "rate"):
+        kinds.add_column(column, justify="left" if column == "kind" else "right")
     for kind, row in data["byKind"].items():
-        table.add_row(kind, str(row["accepted"]), str(row["total"]), f"{row['rate']:.0%}")
-    table.add_section()
-    table.add_row("all", str(data["accepted"]), str(data["total"]), f"{data['rate']:.0%}")
-    console.print(table)
+        kinds.add_row(kind, str(row["accepted"]), str(row["total"]), _rate(row))
+    kinds.add_section()
+    kinds.add_row("all", str(data["accepted"]), str(data["total"]), _rate(data))
+    console.print(kinds)
+
+    suggesters = Table(title="acceptance by suggester")
+    for column in ("suggester", "accepted", "rejected", "total", "rate", "reject reasons"):
+        suggesters.add_column(column, justify="left" if column in ("suggester", "reject reasons") else "right")
+    for name, row in data["bySuggester"].items():
+        rejected = row["total"] - row["accepted"]
+        suggesters.add_row(
+            name, str(row["accepted"]), str(rejected), str(row["total"]), _rate(row), _reasons(row["reasons"])
+        )
+    if data["unknownSuggestionReasons"]:
+        unknown = data["byKind"].get("unknown", {"accepted": 0, "total": 0})
+        suggesters.add_section()
+        suggesters.add_row(
+            "(unknown suggestion)",
+            str(unknown["accepted"]),
+            str(unknown["total"] - unknown["accepted"]),
+            str(unknown["total"]),
+            _rate(unknown) if unknown["total"] else "-",
+            _reasons(data["unknownSuggestionReasons"]),
+        )
+    console.print(suggesters)
     return 0

@@ -31,6 +31,7 @@ Must not know about LSP/ACP, position encodings, or any suggester.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import itertools
 import re
@@ -191,6 +192,11 @@ class _Entry:
     @property
     def end(self) -> int:
         return self.start + len(self.new)
+
+    def copy(self) -> _Entry:
+        entry = _Entry(self.seq, self.version, self.start, self.old, self.new)
+        entry.keystrokes = self.keystrokes
+        return entry
 
 
 class EditHistory:
@@ -365,6 +371,36 @@ class EditHistory:
         self._entries.clear()
         self._snapshot = None
         self._revision += 1
+
+    # -- snapshots -----------------------------------------------------------
+
+    def snapshot(self, document: Document | None, syntax: Any = None) -> EditHistory:
+        """This history as of now, for a reader on another thread, read
+        against ``document`` and ``syntax`` — snapshots of this history's
+        document and tree at the same version. O(bound): the entries and the
+        reversal guard are copied (every mutable field must be, here);
+        descriptions already worked out for this revision are shared."""
+        snap = copy.copy(self)
+        snap._entries = deque(entry.copy() for entry in self._entries)
+        snap._typed = [span[:] for span in self._typed]
+        snap._deleted = dict(self._deleted)
+        if self._document is not None:
+            snap._document = document
+        if self._syntax is not None:
+            snap._syntax = syntax
+        return snap
+
+    def adopt(self, snapshot: EditHistory) -> bool:
+        """Keep the descriptions a reader of ``snapshot`` (taken from this
+        history) worked out, if nothing was recorded since."""
+        described = snapshot._snapshot
+        if described is None or self._snapshot is not None:
+            return False
+        version = self._document.version if self._document is not None else 0
+        if described[0] != (self._revision, version):
+            return False
+        self._snapshot = described
+        return True
 
     # -- reading -----------------------------------------------------------
 

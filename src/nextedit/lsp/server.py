@@ -42,7 +42,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from nextedit import __version__
-from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, default_state_dir
+from nextedit.feedback import FeedbackLog, open_feedback_log
 from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
@@ -127,12 +127,8 @@ class NextEditServer(LanguageServer):
     def _feedback_log(self) -> FeedbackLog | None:
         """The feedback log, opened once; ``None`` (one error line logged) when the state dir is unusable."""
         if self._feedback is None and not self._feedback_failed:
-            state_dir = self.state_dir or default_state_dir()
-            try:
-                self._feedback = FeedbackLog(state_dir / FEEDBACK_FILE)
-            except OSError as exc:
-                self._feedback_failed = True
-                log.error("feedback log unavailable in %s (%s): accept/reject not recorded", state_dir, exc)
+            self._feedback = open_feedback_log(self.state_dir)
+            self._feedback_failed = self._feedback is None
         return self._feedback
 
     def serve_stdio(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
