@@ -255,13 +255,17 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
 
 
 def _with_support(candidates: list[Candidate]) -> list[Candidate]:
-    """Each candidate's ``features.support``: how many distinct rules propose
-    the very same change (independent evidence for it)."""
+    """Each candidate's ``features.support`` — how many distinct rules propose
+    the very same change (independent evidence for it) — and ``rivals``, how
+    many different changes this request's candidates propose."""
     rules: dict[tuple[str, tuple[TextEditCp, ...]], set[tuple[str, str]]] = {}
     for c in candidates:
         rules.setdefault((c.uri, c.edits), set()).add((c.suggester, c.features.family))
+    rivals = len(rules)
     return [
-        dataclasses.replace(c, features=dataclasses.replace(c.features, support=len(rules[(c.uri, c.edits)])))
+        dataclasses.replace(
+            c, features=dataclasses.replace(c.features, support=len(rules[(c.uri, c.edits)]), rivals=rivals)
+        )
         for c in candidates
     ]
 

@@ -95,6 +95,7 @@ class CandidateFeatures:
     context_tokens: int = 0  # tokens of fixed context around the change
     changed_tokens: int = 0  # tokens removed + inserted by the change
     changed_chars: int = 0  # characters removed + inserted
+    changed_lines: int = 0  # line breaks removed + inserted
     shape: Shape = "replace"  # the change: an insertion, a deletion or a replacement
     whole_line: bool = False  # the pattern is whole lines (indentation free)
     prose: bool = False  # the change reads as prose (comments, docs)
@@ -112,6 +113,7 @@ class CandidateFeatures:
     partial: bool = False  # (rename) occurrences between renamed sites were skipped
     file_level: bool = False  # (rename) a top-level definition of the file
     support: int = 1  # candidates of other rules that propose the very same edit
+    rivals: int = 1  # different changes proposed for this request
     lines_from_examples: int = 0  # lines between the site and the nearest example
     between_examples: bool = False  # the site lies between two of the examples
 

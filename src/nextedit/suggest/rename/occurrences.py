@@ -212,7 +212,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
     root = other.syntax.root
     seen: set[int] = set()
     out: list[int] = []
-    for start in _word_starts(text, old):
+    for start in word_starts(text, old):
         start_b = document.byte_offset_at(start)
         if start_b in seen:
             continue
@@ -240,7 +240,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
 _WORD_CHAR = re.compile(r"[\w$]")
 
 
-def _word_starts(text: str, name: str) -> list[int]:
+def word_starts(text: str, name: str) -> list[int]:
     """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
     the same matches as a regex with ``[\\w$]`` boundaries)."""
     out: list[int] = []

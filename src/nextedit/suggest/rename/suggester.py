@@ -82,6 +82,7 @@ from nextedit.suggest.rename.occurrences import (
     fallback_group,
     is_member,
     shorthand_fields,
+    word_starts,
 )
 from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
 from nextedit.text import utf8
@@ -117,11 +118,11 @@ class RenameSuggester:
             if renames_back(context, ev):
                 continue
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
-            if fingerprint in context.rejected:
-                continue
-            result = self._propose_for(context, ev, rank)
-            if isinstance(result, list) and result:
-                return result
+            result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
+            binding = result if isinstance(result, list) else []
+            text = _text_candidates(context, ev, rank, binding, self.name) if _TEXT_SITES else []
+            if binding or text:
+                return binding + text
         return SilenceReason.NO_CANDIDATES
 
     # -- one piece of evidence ----------------------------------------------
@@ -141,13 +142,13 @@ class RenameSuggester:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        result = self.resolve_binding(context, ev, sites, rank)
+        result = self._propose_binding(context, ev, sites, rank)
         if len(self._cache) > 32:
             self._cache.clear()
         self._cache[key] = result
         return result
 
-    def resolve_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
+    def _propose_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
         state = context.state
         document = context.document
         text = document.text
@@ -316,3 +317,75 @@ def _binding_facts(state: DocumentStateView, ev: RenameEvidence, edits: list[Tex
         imported=any(in_import(n) for n in present),
         member=anchor is not None and is_member(anchor),
     )
+
+
+# same-name occurrences outside the binding offered as candidates (0: none)
+_TEXT_SITES = 0
+_TEXT_MAX_OCCURRENCES = 64
+
+
+def _text_candidates(
+    context: SuggestContext, ev: RenameEvidence, rank: int, binding: list[Candidate], name: str
+) -> list[Candidate]:
+    """The developer's rename at the other whole-word occurrences of OLD that
+    the binding does not reach — another binding of the same name (a pytest
+    fixture's parameter in another test), a comment, a string, a language
+    without scopes — one site per candidate; the ranker weighs them."""
+    text = context.text
+    old, new = ev.old, ev.new
+    taken = {e.start_cp for c in binding for e in c.edits}
+    starts = [s for s in word_starts(text, old) if s not in taken]
+    if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
+        return []
+    renamed = renamed_sites(context.edits, old, new)
+    cursor = context.cursor_cp
+    starts.sort(key=lambda s: (s < cursor, s))
+    document = context.document
+    out = []
+    for site_rank, start in enumerate(starts[:_TEXT_SITES]):
+        line_start = document.line_start(document.line_of(start))
+        line_end = document.line_end(document.line_of(start))
+        near = min((abs(document.line_of(start) - document.line_of(min(r, len(text)))) for r in renamed), default=0)
+        out.append(
+            Candidate(
+                kind="edit",
+                uri=context.uri,
+                edits=(TextEditCp(start, start + len(old), new),),
+                score=0.5,
+                suggester=name,
+                evidence=(f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",),
+                fingerprint=f"rename-text:{context.uri}:{old}->{new}@{text[line_start:line_end].strip()}",
+                cursor_cp=start + len(new),
+                features=CandidateFeatures(
+                    family="text",
+                    examples=max(1, len(renamed)),
+                    source_age=rank,
+                    sites=len(starts),
+                    site_rank=site_rank,
+                    done=len(renamed),
+                    identifier_only=ev.pure,
+                    changed_tokens=2,
+                    changed_chars=len(old) + len(new),
+                    comment=_in_comment_or_string(context, start, len(old)),
+                    occurrences=len(binding[0].edits) if binding else 0,
+                    lines_from_examples=near,
+                ),
+            )
+        )
+    return out
+
+
+def _in_comment_or_string(context: SuggestContext, start: int, length: int) -> bool:
+    tree = context.syntax
+    if tree is None:
+        return False
+    document = context.document
+    b = document.byte_offset_at(start)
+    node = tree.root.named_descendant_for_byte_range(b, b + len(utf8(context.text[start : start + length])))
+    for _ in range(3):
+        if node is None:
+            return False
+        if "comment" in node.type or "string" in node.type:
+            return True
+        node = node.parent
+    return False

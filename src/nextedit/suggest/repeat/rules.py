@@ -405,9 +405,20 @@ def _rename_like(info: dict) -> bool:
     return bool(old and new) and len(new) > len(old) and (new.startswith(old) or new.endswith(old))
 
 
+# the ranker judges what the strict gate would refuse: only rules with almost
+# no fixed text are refused (its facts are the ranker's features)
+PERMISSIVE = False
+PERMISSIVE_MIN_LITERAL = 1.5
+
+
 def acceptable(rule: Rule) -> bool:
     """Is the rule specific enough to be suggested with its evidence?"""
     info = rule.info
+    if PERMISSIVE:
+        n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
+        if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
+            return False  # an insertion or deletion needs an anchor
+        return literal_specificity(rule) >= PERMISSIVE_MIN_LITERAL
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     if reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text):
         return False

@@ -179,7 +179,10 @@ class RepeatEditSuggester:
                         fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                         cursor_cp=site.start + len(site.new_text),
                         features=rule_features(
-                            proposal, rank, _placement(context, site.match_start, [e.start for e in rule.examples])
+                            proposal,
+                            rank,
+                            _placement(context, site.match_start, [e.start for e in rule.examples]),
+                            _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
                         ),
                     )
                 )
@@ -241,6 +244,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         context_tokens=line_site.sides,
                         changed_tokens=len(before) + len(after),
                         changed_chars=changed,
+                        changed_lines=len(before) + len(after) if kind == "clone" else len(after),
                         shape=shape,
                         whole_line=True,
                         same_line_text=True,
@@ -266,8 +270,25 @@ def _placement(context: SuggestContext, site_cp: int, example_cps: Sequence[int]
     return nearest, min(lines) < line < max(lines), site_cp < example_cps[-1]
 
 
+def _same_line(text: str, start: int, end: int, example: PastEdit) -> bool:
+    """Whether the site's line(s) read like the example's line(s) before its edit (indentation free)."""
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    le = len(text) if le < 0 else le
+    es = text.rfind("\n", 0, example.start) + 1
+    ee = text.find("\n", example.new_end)
+    ee = len(text) if ee < 0 else ee
+    if le - ls > 2000 or ee - es > 2000:
+        return False
+    before = text[es : example.start] + example.old + text[example.new_end : ee]
+    return text[ls:le].strip() == before.strip()
+
+
 def rule_features(
-    proposal: RuleProposal, site_rank: int, placement: tuple[int, bool, bool] = (0, False, False)
+    proposal: RuleProposal,
+    site_rank: int,
+    placement: tuple[int, bool, bool] = (0, False, False),
+    same_line: bool = False,
 ) -> CandidateFeatures:
     """The ranker's view of one site of a repeat rule."""
     rule = proposal.rule
@@ -286,6 +307,7 @@ def rule_features(
         context_tokens=info.get("kl", 0) + info.get("kr", 0),
         changed_tokens=n_old + n_new,
         changed_chars=len(info.get("old_text", "")) + len(info.get("new_text", "")),
+        changed_lines=rule.examples[-1].old.count("\n") + rule.examples[-1].new.count("\n"),
         shape=shape,
         whole_line=bool(info.get("line_rule") or info.get("full_line")),
         prose=bool(info.get("prose")),
@@ -295,4 +317,5 @@ def rule_features(
         lines_from_examples=placement[0],
         between_examples=placement[1],
         above_source=placement[2],
+        same_line_text=same_line,
     )
