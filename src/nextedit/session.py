@@ -167,7 +167,7 @@ class Session:
         applied = state.document.apply_changes(changes, version, self.encoding)
         if state.syntax is not None and applied:
             state.syntax.apply_edits(applied, state.document.source_bytes)
-        state.history.record(applied, state.document, state.syntax)
+        state.history.record(applied, state.document)
         return True
 
     def did_close(self, uri: str) -> None:
