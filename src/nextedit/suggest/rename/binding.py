@@ -231,7 +231,8 @@ def _refine_binding(
         return ranges
     if tree.language == "python":
         ranges = _split_except_clauses(nodes, anchor)
-        nodes = [(r, n) for r, n in nodes if r in set(ranges)]
+        kept = set(ranges)
+        nodes = [(r, n) for r, n in nodes if r in kept]
     receiver = _receiver(anchor, source)
     if receiver is not None:
         # a path (``Pool::new``) names one type's item: other paths are other items
