@@ -136,7 +136,6 @@ class DeveloperEdit:
         return is_identifier(self.old_token) and is_identifier(self.new_token) and self.old_token != self.new_token
 
 
-
 class _Entry:
     """A developer edit under construction (mutable; never handed out)."""
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import accumulate, islice
+from operator import add
 
 from nextedit.text.encoding import PositionEncoding, col_from_cp, cp_col_from, utf8, utf8_len
 
@@ -28,8 +29,15 @@ __all__ = ["AppliedEdit", "Document", "Position", "Range", "TextChange"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+# the same for a text without \r (most texts): a single-character search,
+# and for long scans ``split`` (both several times faster than the alternation)
+_NEWLINE = re.compile(r"\n")
+_NEWLINE_BYTES = re.compile(rb"\n")
 # the longest pending window (code points) before the text is materialised
 _WINDOW_MAX = 8192
+# how far past its target a line scan goes (code points or bytes; lines)
+_SCAN_AHEAD = 4096
+_SCAN_AHEAD_LINES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +95,7 @@ class Document:
         "_starts_cp",
         "_starts_byte",
         "_scanned",
+        "_cr",
         "_lone_cr",
         "_len",
         "_win",
@@ -117,6 +126,8 @@ class Document:
         # how many lone ``\r`` (not followed by ``\n``) the text holds: kept
         # up to date per edit in O(edit), so ``point_at`` never scans the file
         self._lone_cr = _lone_crs(text, 0, len(text)) if "\r" in text else 0
+        # whether the text may hold a \r (set by any change bringing one)
+        self._cr = "\r" in text
 
     @property
     def text(self) -> str:
@@ -198,7 +209,8 @@ class Document:
     ) -> None:
         """Extend the known line starts so that ``line`` exists, or every start
         at or before ``cp_offset`` / ``byte_offset`` is known; with no target,
-        to the end of the text."""
+        to the end of the text. Scans go a little past their target, so a
+        run of queries moving forward costs a few scans, not one per query."""
         if self._win is not None:
             self._flush()
         text = self._text
@@ -208,41 +220,42 @@ class Document:
             return
         starts_cp, starts_byte = self._starts_cp, self._starts_byte
         ascii_text = text.isascii()
+        cr = self._cr
         if byte_offset is not None and ascii_text:
             cp_offset, byte_offset = byte_offset, None
-        if line is not None:
-            need = line + 1 - len(starts_cp)
-            if need <= 0:
-                return
-            found = [m.end() for m in islice(_LINE_BREAK.finditer(text, scanned), need)]
-            scanned = found[-1] if len(found) == need else size
-        elif cp_offset is not None:
-            if cp_offset <= scanned:
-                return
-            scanned = _break_safe_end(text, cp_offset)
-            found = [m.end() for m in _LINE_BREAK.finditer(text, self._scanned, scanned)]
-        elif byte_offset is not None:
+        if byte_offset is not None:
             if starts_byte[-1] > byte_offset:
                 return
-            source = self._bytes
-            end_b = _break_safe_end(source, byte_offset + 1)
-            found_b = [m.end() for m in _LINE_BREAK_BYTES.finditer(source, starts_byte[-1], end_b)]
-            found = [m.end() for m in islice(_LINE_BREAK.finditer(text, scanned), len(found_b))]
+            source, from_b = self._bytes, starts_byte[-1]
+            end_b = _break_safe_end(source, byte_offset + max(_SCAN_AHEAD, byte_offset - from_b))
+            found_b = _breaks(source, from_b, end_b, None, cr)
+            # as many breaks in the text; a code point is at least a byte
+            found = _breaks(text, scanned, min(size, scanned + end_b - from_b + 1), len(found_b), cr)
             if end_b >= len(source):
                 scanned = size
             elif found:
                 scanned = max(scanned, found[-1])
-            starts_cp.extend(found)
-            starts_byte.extend(found_b)
-            self._scanned = scanned
-            return
         else:
-            found = [m.end() for m in _LINE_BREAK.finditer(text, scanned)]
-            scanned = size
-        if ascii_text:
-            found_b = found
-        else:
-            found_b = [m.end() for m in islice(_LINE_BREAK_BYTES.finditer(self._bytes, starts_byte[-1]), len(found))]
+            if line is not None:
+                need = line + 1 - len(starts_cp)
+                if need <= 0:
+                    return
+                need += _SCAN_AHEAD_LINES
+                found = _breaks(text, scanned, size, need, cr)
+                end = found[-1] if len(found) == need else size
+            elif cp_offset is not None:
+                if cp_offset <= scanned:
+                    return
+                end = _break_safe_end(text, cp_offset + max(_SCAN_AHEAD, cp_offset - scanned))
+                found = _breaks(text, scanned, end, None, cr)
+            else:
+                end = size
+                found = _breaks(text, scanned, size, None, cr)
+            if ascii_text:
+                found_b = found
+            else:
+                found_b = _breaks(self._bytes, starts_byte[-1], len(self._bytes), len(found), cr)
+            scanned = end
         starts_cp.extend(found)
         starts_byte.extend(found_b)
         self._scanned = scanned
@@ -410,6 +423,25 @@ class Document:
         head = self._bytes[start_byte:byte_offset].decode("utf-8", "ignore")
         return start_cp + len(head)
 
+    def cp_offsets_at_bytes(self, byte_offsets: Sequence[int]) -> list[int]:
+        """:meth:`cp_offset_at_byte` of many offsets at once (one index scan)."""
+        if self._win is not None:
+            self._flush()
+        size = len(self._bytes)
+        if self._text.isascii():
+            return [min(max(b, 0), size) for b in byte_offsets]
+        if not byte_offsets:
+            return []
+        self._scan_until(byte_offset=min(max(max(byte_offsets), 0), size))
+        starts_cp, starts_byte, source = self._starts_cp, self._starts_byte, self._bytes
+        out = []
+        for b in byte_offsets:
+            b = min(max(b, 0), size)
+            line = bisect_right(starts_byte, b) - 1
+            start_byte = starts_byte[line]
+            out.append(starts_cp[line] + len(source[start_byte:b].decode("utf-8", "ignore")))
+        return out
+
     def point_at(self, cp_offset: int) -> tuple[int, int]:
         """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
         if self._win is not None and not self._lone_cr:
@@ -531,6 +563,7 @@ class Document:
             after = pre + new_win + post
             self._lone_cr += _lone_crs(after, lo, start_cp + len(new_text) - off) - lone_before
         self._win = new_win
+        self._cr = self._cr or "\r" in new_text
         self._len += len(new_text) - (end_cp - start_cp)
         with memoryview(self._bytes) as view:
             self._bytes = b"".join((view[:start_byte], new_bytes, view[old_end_byte:]))
@@ -557,6 +590,7 @@ class Document:
             lone_before = 0
 
         self._text = text[:start_cp] + new_text + text[end_cp:]
+        self._cr = self._cr or "\r" in new_text
         if lone_before or "\r" in new_text or (start_cp and text[start_cp - 1] == "\r"):
             self._lone_cr += _lone_crs(self._text, lo, start_cp + len(new_text)) - lone_before
         self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
@@ -604,6 +638,28 @@ def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:
     if not newlines:
         return point[0], point[1] + len(inserted)
     return point[0] + newlines, len(inserted) - inserted.rfind(b"\n") - 1
+
+
+def _breaks(seq: str | bytes, start: int, end: int, limit: int | None, cr: bool) -> list[int]:
+    """Ends of the first ``limit`` (all: ``None``) line breaks in
+    ``seq[start:end]``, as offsets into ``seq`` (``end`` must not cut a
+    ``\\r\\n``). Without ``\\r`` the C ``split`` and running sums do it, else
+    the regex engine."""
+    if cr or (limit is not None and limit <= _SCAN_AHEAD_LINES * 2):
+        if isinstance(seq, str):
+            matches: Iterator[re.Match[str] | re.Match[bytes]] = (_LINE_BREAK if cr else _NEWLINE).finditer(
+                seq, start, end
+            )
+        else:
+            matches = (_LINE_BREAK_BYTES if cr else _NEWLINE_BYTES).finditer(seq, start, end)
+        return [m.end() for m in (islice(matches, limit) if limit is not None else matches)]
+    if isinstance(seq, str):
+        parts: list[str] | list[bytes] = seq[start:end].split("\n", -1 if limit is None else limit)
+    else:
+        parts = seq[start:end].split(b"\n", -1 if limit is None else limit)
+    # the i-th break ends after i + 1 separators and the parts before it
+    count = len(parts) - 1
+    return list(map(add, accumulate(map(len, parts[:count])), range(start + 1, start + 1 + count)))
 
 
 def _break_safe_end(text: str | bytes, end: int) -> int:
