@@ -42,8 +42,10 @@ Then:
 * **1 MB line**: keystrokes in the middle of a one-line 1 MB JavaScript
   file, each ``didChange`` + probe timed as a request is;
 * **first suggest**: a fresh agent process per language opens a 5k-line
-  file and renames the local; the first ``nes/suggest`` of the process is
-  timed (query compilation included, wherever it is paid).
+  file and, at once or after a pause (``--first-pauses``: the developer
+  reads before renaming), renames the local; the first ``nes/suggest`` of
+  the process is timed (query compilation included, wherever it is paid),
+  and the open's CPU up to the suggest (background work included).
 
 Writes ``benchmarks/results/NAME.{json,md}`` (``--out``), with the command,
 machine and date. Usage::
@@ -429,8 +431,10 @@ def run_long_line(size: int, count: int) -> dict[str, Any]:
     }
 
 
-def run_first_suggest(language: str, lines: int, processes: int) -> dict[str, Any]:
-    """A fresh process per sample: open, rename the local, the first suggest timed."""
+def run_first_suggest(language: str, lines: int, processes: int, pause_ms: float) -> dict[str, Any]:
+    """A fresh process per sample: open, wait ``pause_ms`` (the developer
+    reads, then renames), rename the local: the first suggest timed. The
+    open's CPU is counted up to the suggest, background work included."""
     src = source(language, lines)
     cpu: dict[str, list[float]] = {"nextedit": [], "echo": []}
     wall: dict[str, list[float]] = {"nextedit": [], "echo": []}
@@ -441,13 +445,18 @@ def run_first_suggest(language: str, lines: int, processes: int) -> dict[str, An
         try:
             for agent in agents:
                 agent.start()
-                c, _w, _ = agent.timed(did_open(agent.session, src), request=None)
-                if agent.name == "nextedit":
-                    open_cpu.append(c)
+                cpu0 = cpu_ns(agent.proc.pid)
+                agent.write(did_open(agent.session, src))
+                agent.probe()
+                time.sleep(pause_ms / 1000)
                 line, col = src.local_definition(src.functions // 2)
                 change = did_change(agent.session, src.uri, 2, line, col, col + 5, "amount")
+                agent.write(change)
+                agent.probe()
+                if agent.name == "nextedit":
+                    open_cpu.append((cpu_ns(agent.proc.pid) - cpu0) / 1e6)
                 request = agent.request("nes/suggest", suggest_params(agent.session, src.uri, 2, line, col + 6))
-                c, w, answer = agent.timed(change, request=request)
+                c, w, answer = agent.timed(request=request)
                 cpu[agent.name].append(c)
                 wall[agent.name].append(w)
                 if agent.name == "nextedit":
@@ -459,6 +468,7 @@ def run_first_suggest(language: str, lines: int, processes: int) -> dict[str, An
         "language": language,
         "lines": src.lines,
         "processes": processes,
+        "pause_ms": pause_ms,
         "first_suggestion_kinds": dict(kinds),
         "did_open_cpu_ms": quantiles(open_cpu),
         "cpu_ms": quantiles(cpu["nextedit"]),
@@ -621,17 +631,24 @@ def markdown(results: dict[str, Any]) -> str:
         out += [
             "## First suggest of a process after opening a file (rename of a local)",
             "",
-            "| language | lines | processes | didOpen CPU p50 | first suggest CPU p50 / max | wall p50 / max | echo CPU | kinds |",
-            "|---|---:|---:|---:|---:|---:|---:|---|",
+            "| language | lines | pause ms | processes | open CPU p50 | first suggest CPU p50 / max | wall p50 / max | echo CPU | kinds |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
         for row in first:
             q, w = row["cpu_ms"], row["wall_ms"]
             kinds = ", ".join(f"{k} {v}" for k, v in sorted(row["first_suggestion_kinds"].items()))
             out.append(
-                f"| {row['language']} | {row['lines']} | {row['processes']} | {row['did_open_cpu_ms']['p50']:.1f} | "
+                f"| {row['language']} | {row['lines']} | {row.get('pause_ms', 0):.0f} | {row['processes']} | {row['did_open_cpu_ms']['p50']:.1f} | "
                 f"{q['p50']:.1f} / {q['max']:.1f} | {w['p50']:.1f} / {w['max']:.1f} | {row['echo_cpu_ms']['p50']:.2f} | {kinds} |"
             )
-        out += ["", "Target: first suggest ≤ 40 ms.", ""]
+        out += [
+            "",
+            "Open CPU: from writing didOpen until the suggest is written (the rename and any background work "
+            "the open started included). Pause: the time between opening and renaming (0 = at once).",
+            "",
+            "Target: first suggest ≤ 40 ms.",
+            "",
+        ]
     if results.get("notes"):
         out += ["## Notes", "", results["notes"], ""]
     return "\n".join(out)
@@ -653,6 +670,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--long-line-bytes", type=int, default=1_000_000)
     parser.add_argument("--first-processes", type=int, default=3)
+    parser.add_argument("--first-pauses", default="0,300", help="ms between opening and the rename (comma-separated)")
     parser.add_argument(
         "--only",
         default="scenarios,scaling,double,long-line,first",
@@ -726,10 +744,11 @@ def main(argv: list[str] | None = None) -> int:
         say(f"long line: {_q(results['long_line']['cpu_ms'])}")
     if "first" in parts:
         results["first_suggest"] = []
-        for language in languages:
-            row = run_first_suggest(language, 5000, args.first_processes)
-            say(f"first {language}: {_q(row['cpu_ms'])}")
-            results["first_suggest"].append(row)
+        for pause in (float(p) for p in args.first_pauses.split(",")):
+            for language in languages:
+                row = run_first_suggest(language, 5000, args.first_processes, pause)
+                say(f"first {language} pause {pause:.0f}: {_q(row['cpu_ms'])}")
+                results["first_suggest"].append(row)
     write_results(args.out, results, args.notes, markdown)
     return 0
 

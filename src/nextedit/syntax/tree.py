@@ -40,7 +40,7 @@ from typing import Protocol
 import tree_sitter
 
 from nextedit.syntax.languages import get_language, get_parser
-from nextedit.syntax.query_analysis import identifier_node_types
+from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 
 __all__ = ["SyntaxTree", "TreeEdit"]
 
@@ -87,6 +87,7 @@ class SyntaxTree:
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
         """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
         tree = get_parser(language).parse(source)
+        warm_up(language)  # the first document of a language: compile its queries now, off the request path
         return cls(language, tree, len(source), source)
 
     @property
