@@ -21,7 +21,10 @@ that token's offsets moved (``Tree.edit``), no re-parse
 the grammar: not one of its keywords, bare-parsed to the same leaf type as
 the old text, not glued to a neighbouring word, in a tree free of errors
 (error recovery weighs skipped bytes, so lengths could matter there).
-``tests/test_syntax_props.py`` checks the result against a fresh parse.
+``tests/test_syntax_props.py`` checks the result against a fresh parse. (A
+moved tree still refers to the bytes it was parsed from — py-tree-sitter
+keeps them for ``Node.text``, which nextedit never reads — so until the next
+re-parse one older copy of the UTF-8 text stays alive.)
 
 Must not know about LSP/ACP, position encodings or documents: it receives the
 new UTF-8 bytes and duck-typed edits carrying tree-sitter coordinates
