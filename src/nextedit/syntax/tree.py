@@ -192,7 +192,7 @@ class SyntaxTree:
     @property
     def memo(self) -> dict[object, object]:
         """Scratch cache for derived data of the *current* tree (syntax
-        helpers only); emptied by every re-parse."""
+        helpers only); emptied by every edit and re-parse."""
         return self._memo
 
     def __repr__(self) -> str:
