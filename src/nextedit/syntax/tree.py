@@ -90,7 +90,7 @@ class SyntaxTree:
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
         """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
         tree = get_parser(language).parse(source)
-        warm_up(language)  # the first document of a language: compile its queries now, off the request path
+        warm_up(language)  # the first document of a language: its queries compile now, not at its first suggest
         return cls(language, tree, len(source), source)
 
     @property
