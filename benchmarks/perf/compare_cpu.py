@@ -122,8 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, action="append", required=True)
     parser.add_argument("--after", type=Path, required=True)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--notes", type=Path, help="a Markdown file added under Notes")
     args = parser.parse_args(argv)
     text = markdown(_load(args.before), _load([args.after]), args.before, args.after)
+    if args.notes:
+        text += "\n## Notes\n\n" + args.notes.read_text().strip() + "\n"
     if args.out:
         args.out.write_text(text)
     print(text)

@@ -185,9 +185,20 @@ class Agent:
         self.proc.wait(timeout=120)
 
 
+# ``--gc-freeze``: the agent started with everything it imports moved out of
+# the garbage collector's reach (``gc.freeze()``), to show what a gen-2
+# collection of the start-up heap costs a request
+_FROZEN_START = (
+    "import gc, sys; import nextedit.acp.server; from nextedit.cli import main; "
+    "gc.collect(); gc.freeze(); sys.exit(main())"
+)
+GC_FREEZE = False
+
+
 def nextedit_agent() -> Agent:
     state = tempfile.mkdtemp(prefix="nextedit-bench-")
-    return Agent([sys.executable, "-m", "nextedit", "acp", "--state-dir", state], "nextedit")
+    start = ["-c", _FROZEN_START] if GC_FREEZE else ["-m", "nextedit"]
+    return Agent([sys.executable, *start, "acp", "--state-dir", state], "nextedit")
 
 
 def echo_agent() -> Agent:
@@ -551,6 +562,7 @@ def markdown(results: dict[str, Any]) -> str:
         f"Command: `{results['command']}`  ",
         f"Machine: {results['machine']}  ",
         f"Date: {results['date']}",
+        *(["Agent started with `gc.freeze()` after its imports (`--gc-freeze`)."] if results.get("gc_freeze") else []),
         "",
         "CPU = the agent's CPU time (`/proc/PID/task/*/schedstat`) from writing the request until it has answered it and a probe "
         "written after; wall = request written → answer read. `echo` = the do-nothing agent, same messages, same run. "
@@ -677,15 +689,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         default="scenarios,scaling,double,long-line,first",
-        help="comma-separated parts: scenarios, scaling, double, long-line, first",
+        help="comma-separated parts: scenarios, scaling, double, long-line, first (per-suggester: in process only)",
     )
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
+    parser.add_argument("--gc-freeze", action="store_true", help="start the agent with gc.freeze() after its imports")
     parser.add_argument("--notes", type=Path)
     parser.add_argument("--out", type=Path, default=RESULTS / "suggest-cpu")
     args = parser.parse_args(argv)
     parts = set(args.only.split(","))
+    global GC_FREEZE
+    GC_FREEZE = args.gc_freeze
     languages = args.languages.split(",")
-    results: dict[str, Any] = {**run_metadata(argv)}
+    results: dict[str, Any] = {**run_metadata(argv), "gc_freeze": args.gc_freeze}
 
     def repeats(lines: int) -> int:
         return args.repeats_large if lines >= 50_000 else args.repeats
@@ -733,6 +748,14 @@ def main(argv: list[str] | None = None) -> int:
                                 "ratio": hi["p50"] / max(lo["p50"], 0.01),
                             }
                         )
+    if "per-suggester" in parts:  # in process, at --sizes, for --scenarios
+        results.setdefault("per_suggester", [])
+        for scenario in args.scenarios.split(","):
+            for language in languages:
+                for lines in (int(n) for n in args.sizes.split(",")):
+                    row = run_per_suggester(scenario, language, lines, repeats(lines))
+                    say(f"per suggester {scenario} {language} {lines}: {row['cpu_ms']['total']}")
+                    results["per_suggester"].append(row)
     if "double" in parts:
         results["double_rename"] = []
         sizes = [int(n) for n in args.double_sizes.split(",")]
