@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.history import EditHistory, token_diff
+from nextedit.history import EditHistory
 from nextedit.text import Document
 
 URI = "file:///w/a.py"
@@ -21,7 +21,7 @@ class Script:
     def replace(self, start: int, end: int, new: str) -> int:
         edit = self.doc.replace(start, end, new)
         self.doc.version += 1
-        self.history.record([edit], self.doc, None)
+        self.history.record([edit], self.doc)
         return start + len(new)
 
     def type(self, at: int, chars: str) -> int:
@@ -115,7 +115,7 @@ def test_whole_document_replacement_is_trimmed_to_the_change():
     s = Script(text)
     edit = s.doc.replace(0, len(text), text.replace("return alpha", "return beta", 1))
     s.doc.version += 1
-    s.history.record([edit], s.doc, None)
+    s.history.record([edit], s.doc)
     (dev,) = s.history.edits()
     assert (dev.old_text, dev.new_text) == ("alph", "bet")  # the common "a" is trimmed
     assert (dev.old_token, dev.new_token) == ("alpha", "beta")
@@ -134,11 +134,6 @@ def test_bound_is_respected_exactly():
     for line in range(10):
         s.replace(line * 2, line * 2, "y")
     assert len(s.history.edits()) == 5
-
-
-def test_token_diff():
-    assert token_diff("f(a, b)", "g(a, c)") == [("f", "g"), ("b", "c")]
-    assert token_diff("x  = 1", "x = 1") == []
 
 
 # -- property: every recorded edit still describes the current text -------------------------

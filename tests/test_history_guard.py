@@ -15,7 +15,7 @@ def make(text: str):
     def replace(start: int, end: int, new: str) -> None:
         edit = doc.replace(start, end, new)
         doc.version += 1
-        history.record([edit], doc, None)
+        history.record([edit], doc)
 
     return doc, history, replace
 

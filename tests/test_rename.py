@@ -384,3 +384,52 @@ def test_cross_file_rename_of_a_top_level_function():
     assert cross, out
     result = apply_edits_to(app, cross[0], PositionEncoding.UTF16)
     assert result == app.replace("import fetch", "import download").replace("return fetch('x')", "return download('x')")
+
+
+# -- field shorthands: the text pre-filter never hides a field ---------------------------------
+
+_FIELD_CASES = [
+    ("rust", "struct S { old: i32 }\nfn f(old: i32) -> S {\n    S { old }\n}\n", "old", "new"),
+    ("rust", "fn f(old: i32, new: i32) -> S {\n    S { new: old, x: [old, 1] }\n}\n", "old", "new"),
+    (
+        "rust",
+        "fn f(old: i32) -> S {\n    S {\n        #[cfg(x)]\n        old,\n        y: old,\n    }\n}\n",
+        "old",
+        "new",
+    ),
+    ("rust", "fn f(old: i32, new: i32) -> S {\n    S { new: /* c */ old }\n}\n", "old", "new"),
+    (
+        "typescript",
+        "function f(old: number, new_: number) {\n  return { old, a: old, new_: old, b: [old] };\n}\n",
+        "old",
+        "new_",
+    ),
+    (
+        "typescript",
+        "function f({ old }: T, new_: number) {\n  const { new_: old2 } = g(old, { new_: // c\n old });\n}\n",
+        "old",
+        "new_",
+    ),
+    (
+        "python",
+        "def f(old, new):\n    return {new: old, 'a': old, new: # c\n old, new: \\\n old}, g(old)\n",
+        "old",
+        "new",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "old", "new"), _FIELD_CASES)
+def test_field_prefilter_changes_nothing(language, text, old, new, monkeypatch):
+    from nextedit.session import Session
+    from nextedit.suggest.model import TextEditCp
+    from nextedit.suggest.rename import occurrences
+
+    session = Session("s")
+    session.did_open("file:///a", language, 1, text)
+    state = session.documents["file:///a"]
+    edits = [TextEditCp(m.start(), m.end(), new) for m in re.finditer(rf"\b{old}\b", text)]
+    filtered = occurrences.shorthand_fields(state, edits, old, new)
+    monkeypatch.setattr(occurrences, "_may_follow", lambda *_: True)
+    assert filtered == occurrences.shorthand_fields(state, edits, old, new)
+    assert filtered != edits  # every case has a field to rewrite

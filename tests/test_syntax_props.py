@@ -3,6 +3,7 @@ binding and token invariants hold on arbitrary cursors."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -246,3 +247,165 @@ def test_tokens_cover_non_space(text, data):
     if occ is not None:
         names = {text[s:e] for s, e in occ}
         assert len(names) == 1
+
+
+# -- renaming in place needs no re-parse, and gives the fresh parse's tree ------------------
+
+SWAP_SEEDS = {
+    **SEEDS,
+    "java": """class Greeter {
+    private final String name; // é
+    int greet(int times) {
+        int total = 0;
+        for (int i = 0; i < times; i++) { total += name.length(); }
+        return total;
+    }
+}
+""",
+    "c": """#include <stdio.h>
+static const int LIMIT = 10; /* 中 */
+int total_of(const int *xs, int n) {
+    int total = 0;
+    for (int i = 0; i < n; i++) { total += xs[i] < LIMIT ? xs[i] : LIMIT; }
+    return total;
+}
+""",
+    "cpp": """#include <vector>
+struct Item { int price; };
+int total_of(const std::vector<Item> &items, int scale) {
+    int total = 0;
+    for (const Item &item : items) { total += item.price * scale; }
+    return total; // 😀
+}
+""",
+}
+# what a developer may type into a name: letters, digits, non-ASCII letters,
+# and pieces that turn the name into a keyword, a literal or two tokens
+SWAP_PIECES = st.sampled_from(
+    [
+        "x",
+        "_",
+        "1",
+        "é",
+        "中",
+        "$",
+        "if",
+        "fn",
+        "self",
+        "True",
+        "None",
+        "null",
+        "const",
+        "u8",
+        "int",
+        "mut",
+        "nil",
+        "NULL",
+        "this",
+        "let",
+        "var",
+        "match",
+        " ",
+        "(",
+        "-",
+    ]
+)
+_WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_é中$"
+
+
+def _nodes(root) -> list[tuple]:
+    """Every node, named or not, with its type and exact position."""
+    out, cursor = [], root.walk()
+    while True:
+        node = cursor.node
+        out.append((node.type, node.is_named, node.start_byte, node.end_byte, node.start_point, node.end_point))
+        if cursor.goto_first_child() or cursor.goto_next_sibling():
+            continue
+        while cursor.goto_parent():
+            if cursor.goto_next_sibling():
+                break
+        else:
+            return out
+
+
+@st.composite
+def name_edit_scripts(draw):
+    """Keystrokes inside one identifier (a rename typed in place), the tree read
+    after some of them: each read may take the no-re-parse path."""
+    language = draw(st.sampled_from(sorted(SWAP_SEEDS)))
+    text = SWAP_SEEDS[language]
+    words = [
+        w
+        for w in ("total", "name", "times", "items", "LIMIT", "xs", "price", "Item", "Greeter", "Vec", "String")
+        if w in text
+    ]
+    word = draw(st.sampled_from(words))
+    start = draw(st.sampled_from(_find_all(text, word)))
+    end = start + len(word)
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        a = draw(st.integers(start, end))
+        b = draw(st.integers(a, end))
+        piece = "" if draw(st.integers(0, 4)) == 0 else draw(SWAP_PIECES)
+        edit = _Edit(text, a, b, piece)
+        steps.append((edit, draw(st.booleans())))
+        text = edit.new_text
+        end += len(piece) - (b - a)
+        while start < end and text[start] not in _WORD:
+            start += 1  # keep the span on what is left of the name
+    return language, steps
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name_edit_scripts())
+def test_edits_inside_a_name_give_the_fresh_parse(script):
+    language, steps = script
+    tree = SyntaxTree.parse(language, SWAP_SEEDS[language].encode())
+    for edit, read in steps:
+        tree.apply_edit(edit, edit.new_text.encode())
+        if read:
+            _assert_exactly_fresh(tree, language, edit.new_text.encode())
+    _assert_exactly_fresh(tree, language, steps[-1][0].new_text.encode())
+
+
+def _assert_exactly_fresh(tree: SyntaxTree, language: str, text: bytes) -> None:
+    fresh = SyntaxTree.parse(language, text).root
+    if fresh.has_error:
+        event("fresh parse has errors")
+        assert tree.root.has_error
+    else:
+        event("moved, not re-parsed" if tree.root.has_changes else "re-parsed")
+        assert _nodes(tree.root) == _nodes(fresh)
+
+
+def test_a_rename_typed_in_place_is_not_reparsed():
+    src = SWAP_SEEDS["rust"].encode()
+    tree = SyntaxTree.parse("rust", src)
+    at = src.index(b"total")
+    edit = _Edit(src.decode(), len(src[:at].decode()), len(src[:at].decode()) + 5, "amount")
+    tree.apply_edit(edit, edit.new_text.encode())
+    # offsets moved by Tree.edit keep their change marks; a re-parse clears them
+    assert tree.root.has_changes
+    assert _nodes(tree.root) == _nodes(SyntaxTree.parse("rust", edit.new_text.encode()).root)
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "name", "new_name"),
+    [
+        ("c", "typedef int myint;\nmyint x = 1;\n", "myint x", "int"),
+        ("rust", "fn f(v: Thing) -> Thing { v }\n", "Thing {", "u8"),
+        ("rust", "fn f() { let total = 1; }\n", "total", "mut"),
+        ("python", "total = 1\nprint(total)\n", "total)", "True"),
+        ("java", "class C { void f() { int total = 0; } }\n", "total", "_"),
+        ("javascript", "let total = 1;\nf(total);\n", "total)", "undefined"),
+        ("go", "package p\nvar total = 1\nvar x = total\n", "total\n", "nil"),
+    ],
+)
+def test_a_name_becoming_a_keyword_or_literal_gives_the_fresh_parse(language, source, name, new_name):
+    tree = SyntaxTree.parse(language, source.encode())
+    at = source.index(name)
+    old = name.split()[0].rstrip(")\n{")
+    edit = _Edit(source, at, at + len(old), new_name)
+    tree.apply_edit(edit, edit.new_text.encode())
+    fresh = SyntaxTree.parse(language, edit.new_text.encode()).root
+    assert _nodes(tree.root) == _nodes(fresh)

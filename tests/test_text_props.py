@@ -136,6 +136,14 @@ def test_byte_and_point_conversions_match_reference(text, data):
     assert doc.source_bytes == text.encode("utf-8")
 
 
+@given(texts, st.data())
+def test_many_byte_offsets_convert_like_one(text, data):
+    doc = Document("u", "plaintext", 1, text)
+    cps = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
+    offsets = [len(text[:cp].encode("utf-8")) for cp in cps] + [-3, len(text.encode("utf-8")) + 5]
+    assert doc.cp_offsets_at_bytes(offsets) == [*cps, 0, len(text)]
+
+
 @given(texts)
 def test_line_count_and_line_text(text):
     doc = Document("u", "plaintext", 1, text)

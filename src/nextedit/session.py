@@ -98,7 +98,7 @@ class DocumentState:
         document = self.document.snapshot()
         syntax = self.syntax.snapshot() if self.syntax is not None else None
         return DocumentSnapshot(
-            document, self.language, syntax, self.history.snapshot(document, syntax), self.focus, origin=self
+            document, self.language, syntax, self.history.snapshot(document), self.focus, origin=self
         )
 
     def adopt(self, snapshot: DocumentSnapshot) -> None:
@@ -335,7 +335,7 @@ class Session:
         applied = state.document.apply_changes(changes, version, self.encoding)
         if state.syntax is not None and applied:
             state.syntax.apply_edits(applied, state.document.source_bytes)
-        state.history.record(applied, state.document, state.syntax)
+        state.history.record(applied, state.document)
         return True
 
     def did_close(self, uri: str) -> None:

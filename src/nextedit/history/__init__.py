@@ -9,7 +9,6 @@ from nextedit.history.edit_history import (
     DeveloperEdit,
     EditHistory,
     is_identifier,
-    token_diff,
 )
 
 __all__ = [
@@ -18,5 +17,4 @@ __all__ = [
     "DeveloperEdit",
     "EditHistory",
     "is_identifier",
-    "token_diff",
 ]

@@ -22,9 +22,11 @@ Rules, in the order :meth:`EditHistory.record` applies them to each raw change:
    the change shift by its length delta; an older edit the change overlaps is
    dropped (its text no longer exists as recorded).
 
-Recording costs O(size of the change + history bound); line context, tokens
-and syntax node types are computed only when a suggester asks
-(:meth:`EditHistory.edits`), from the document as it is then.
+Recording costs O(size of the change + history bound); line context and
+tokens are computed only when a suggester asks (:meth:`EditHistory.edits`),
+from the document as it is then. The history never reads the syntax tree:
+a suggester that wants the syntax around an edit asks the tree itself, so a
+request that needs no syntax never pays for a re-parse.
 
 Must not know about LSP/ACP, position encodings, or any suggester.
 """
@@ -32,13 +34,11 @@ Must not know about LSP/ACP, position encodings, or any suggester.
 from __future__ import annotations
 
 import copy
-import difflib
 import itertools
 import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from nextedit.text.affixes import common_affixes
@@ -52,7 +52,6 @@ __all__ = [
     "EditHistory",
     "IDENTIFIER_RE",
     "is_identifier",
-    "token_diff",
 ]
 
 DEFAULT_BOUND = 64
@@ -71,7 +70,6 @@ _SEQ = itertools.count(1)
 # An identifier token in most languages: a letter/underscore/$ then word chars.
 IDENTIFIER_RE = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
 _WORD_CHAR_RE = re.compile(r"[\w$]")
-_TOKEN_RE = re.compile(r"[\w$]+|\s+|[^\w\s$]")
 
 
 def is_identifier(text: str | None) -> bool:
@@ -89,27 +87,6 @@ def _trim(start: int, old: str, new: str) -> tuple[int, str, str]:
         return start, old, new
     p, s = common_affixes(old, new)
     return start + p, old[p : len(old) - s], new[p : len(new) - s]
-
-
-def token_diff(old: str, new: str) -> list[tuple[str, str]]:
-    """Token-level differences between ``old`` and ``new``: ``[(old_part, new_part)]``.
-
-    Words, single punctuation characters and whitespace runs are tokens;
-    whitespace-only differences are left out. ``token_diff("f(a, b)", "g(a, c)")``
-    is ``[("f", "g"), ("b", "c")]``.
-    """
-    a = _TOKEN_RE.findall(old)
-    b = _TOKEN_RE.findall(new)
-    out: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        old_part, new_part = "".join(a[i1:i2]), "".join(b[j1:j2])
-        if old_part.strip() == "" and new_part.strip() == "":
-            continue
-        out.append((old_part, new_part))
-    return out
 
 
 @dataclass(frozen=True)
@@ -131,8 +108,6 @@ class DeveloperEdit:
       identifier before and after; ``token_start_cp`` is where ``new_token``
       starts. E.g. changing ``r`` to ``z`` in ``fooBar`` gives ``old_token
       'fooBar'``, ``new_token 'fooBaz'``.
-    - ``node_types``: tree-sitter node types around the new text, innermost
-      first (empty without a grammar).
     - ``keystrokes``: how many raw changes were merged into this edit.
     """
 
@@ -148,7 +123,6 @@ class DeveloperEdit:
     old_token: str | None = None
     new_token: str | None = None
     token_start_cp: int | None = None
-    node_types: tuple[str, ...] = ()
     keystrokes: int = 1
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -158,22 +132,9 @@ class DeveloperEdit:
         return self.start_cp + len(self.new_text)
 
     @property
-    def is_insertion(self) -> bool:
-        return not self.old_text and bool(self.new_text)
-
-    @property
-    def is_deletion(self) -> bool:
-        return bool(self.old_text) and not self.new_text
-
-    @property
     def is_identifier_change(self) -> bool:
         """Whether one whole identifier became another (``foo`` → ``bar``)."""
         return is_identifier(self.old_token) and is_identifier(self.new_token) and self.old_token != self.new_token
-
-    @cached_property
-    def token_changes(self) -> tuple[tuple[str, str], ...]:
-        """:func:`token_diff` of the edited line(s) before and after."""
-        return tuple(token_diff(self.before_lines, self.after_lines))
 
 
 class _Entry:
@@ -208,9 +169,7 @@ class EditHistory:
         self._entries: deque[_Entry] = deque()
         self._revision = 0
         self._document: Document | None = None
-        self._syntax: Any = None
         self._snapshot: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
-        self.last_raw: tuple[int, str, str] | None = None
         # session-long reversal guard (FORMAT.md "reversal"): spans of text the
         # developer typed, tracked through every later change, and the non-blank
         # texts they deleted; both bounded
@@ -220,18 +179,12 @@ class EditHistory:
 
     # -- recording ---------------------------------------------------------
 
-    @property
-    def revision(self) -> int:
-        """Increases with every recorded change (a cheap "did anything happen")."""
-        return self._revision
-
     def __len__(self) -> int:
         return len(self._entries)
 
-    def record(self, applied: Sequence[AppliedEdit], document: Document | None, syntax: Any = None) -> None:
+    def record(self, applied: Sequence[AppliedEdit], document: Document | None) -> None:
         """Record the raw changes of one accepted ``didChange`` (in order)."""
         self._document = document
-        self._syntax = syntax
         version = document.version if document is not None else 0
         for edit in applied:
             start, old, new = edit.start_cp, edit.old_text, edit.new_text
@@ -246,7 +199,6 @@ class EditHistory:
         self._snapshot = None
 
     def _record_one(self, start: int, old: str, new: str, version: int) -> None:
-        self.last_raw = (start, old, new)
         end = start + len(old)  # end of the replaced span, in the text before
         delta = len(new) - len(old)
         entries = self._entries
@@ -366,18 +318,12 @@ class EditHistory:
         last.version = version
         last.keystrokes += 1
 
-    def clear(self) -> None:
-        """Forget everything (e.g. the document was replaced wholesale)."""
-        self._entries.clear()
-        self._snapshot = None
-        self._revision += 1
-
     # -- snapshots -----------------------------------------------------------
 
-    def snapshot(self, document: Document | None, syntax: Any = None) -> EditHistory:
+    def snapshot(self, document: Document | None) -> EditHistory:
         """This history as of now, for a reader on another thread, read
-        against ``document`` and ``syntax`` — snapshots of this history's
-        document and tree at the same version. O(bound): the entries and the
+        against ``document`` — a snapshot of this history's document at the
+        same version. O(bound): the entries and the
         reversal guard are copied (every mutable field must be, here);
         descriptions already worked out for this revision are shared."""
         snap = copy.copy(self)
@@ -386,8 +332,6 @@ class EditHistory:
         snap._deleted = dict(self._deleted)
         if self._document is not None:
             snap._document = document
-        if self._syntax is not None:
-            snap._syntax = syntax
         return snap
 
     def adopt(self, snapshot: EditHistory) -> bool:
@@ -468,20 +412,4 @@ class EditHistory:
             old_token=old_token,
             new_token=new_token,
             token_start_cp=token_start,
-            node_types=self._node_types(document, start, end),
         )
-
-    def _node_types(self, document: Document, start: int, end: int) -> tuple[str, ...]:
-        syntax = self._syntax
-        if syntax is None:
-            return ()
-        try:
-            root = syntax.tree.root_node
-            node = root.named_descendant_for_byte_range(document.byte_offset_at(start), document.byte_offset_at(end))
-        except Exception:  # noqa: BLE001 - context is a nicety, never fatal
-            return ()
-        types: list[str] = []
-        while node is not None and len(types) < 4:
-            types.append(node.type)
-            node = node.parent
-        return tuple(types)

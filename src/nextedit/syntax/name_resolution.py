@@ -8,7 +8,8 @@ Rust's sequential ``let``, Python's parameter headers evaluated in the
 enclosing scope) and the binding key of every occurrence — and the
 per-language tables those rules read.
 
-Cost: candidates are found by a byte search for the name (C speed) and each
+Cost: candidates are found by a byte search for the name (C speed, only
+within the scope being resolved until a lookup needs the whole file) and each
 is checked against the tree with one ``named_descendant_for_byte_range``,
 classified through the plan of :mod:`.query_analysis`, narrowed to the
 candidate's bytes. References need no scope chain: they bind to the
@@ -106,23 +107,24 @@ _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 )
 
 
-def _name_starts(source: bytes, name: bytes) -> list[int]:
-    """Starts of ``name`` in ``source`` not inside a longer word (a cheap
-    pre-filter; the tree decides)."""
+def _name_starts(source: bytes, name: bytes, lo: int = 0, hi: int | None = None) -> list[int]:
+    """Starts of ``name`` in ``source[lo:hi]`` not inside a longer word (a
+    cheap pre-filter; the tree decides). Occurrences are found left to right
+    without overlap (``bytes.find``, C speed), as ``bytes.split`` would."""
     check_before = name[0] in _WORD_BYTES
     check_after = name[-1] in _WORD_BYTES
     n = len(name)
     size = len(source)
+    hi = size if hi is None else min(hi, size)
     out: list[int] = []
-    pieces = source.split(name)
-    pos = 0
-    for piece in pieces[:-1]:
-        pos += len(piece)
+    find = source.find
+    pos = find(name, lo, hi)
+    while pos != -1:
         if not (check_before and pos > 0 and source[pos - 1] in _WORD_BYTES) and not (
             check_after and pos + n < size and source[pos + n] in _WORD_BYTES
         ):
             out.append(pos)
-        pos += n
+        pos = find(name, pos + n, hi)
     return out
 
 
@@ -160,10 +162,15 @@ class Occurrence:
 
 @dataclass(slots=True)
 class _Names:
-    """Per (tree version, name) classification cache, kept on the tree memo."""
+    """Per (tree version, name) classification cache, kept on the tree memo.
 
-    starts: list[int]
+    ``starts`` (every textual occurrence in the file) is filled only when a
+    lookup needs the whole file; a binding resolved within one scope finds
+    the occurrences of that scope alone (``ranges``)."""
+
+    starts: list[int] | None
     occ: dict[int, int | Occurrence | None]  # see Resolver.classify
+    ranges: dict[tuple[int, int], list[int]]
 
 
 class Resolver:
@@ -195,7 +202,7 @@ class Resolver:
         key = ("scopes.name", name)
         names = memo.get(key)
         if names is None:
-            names = memo[key] = _Names(_name_starts(source, name), {})
+            names = memo[key] = _Names(None, {}, {})
         self.names: _Names = names  # type: ignore[assignment]
 
     # -- classification -------------------------------------------------
@@ -327,9 +334,23 @@ class Resolver:
                 occ.setting = "function"
             return
 
+    def _starts_in(self, lo: int, hi: int) -> list[int]:
+        """Textual occurrences of the name starting in ``[lo, hi)`` (from the
+        whole file's list once known; else found in that range alone)."""
+        names = self.names
+        if names.starts is not None:
+            return names.starts
+        if lo <= self.root.start_byte and hi >= self.root.end_byte:
+            names.starts = _name_starts(self.source, self.name)
+            return names.starts
+        found = names.ranges.get((lo, hi))
+        if found is None:
+            found = names.ranges[(lo, hi)] = _name_starts(self.source, self.name, lo, hi)
+        return found
+
     def classify_range(self, lo: int, hi: int) -> list[int]:
         """Starts of the identifier occurrences of the name in ``[lo, hi)``."""
-        starts = self.names.starts
+        starts = self._starts_in(lo, hi)
         i = bisect.bisect_left(starts, lo)
         out = []
         n = self.name_len
@@ -512,9 +533,13 @@ class Resolver:
             out[start] = interned.setdefault(key, key)
         return out
 
-    def scope_has_defs(self, scope_id: int, starts: list[int], target_start: int) -> bool:
+    def scope_has_defs(
+        self, scope_id: int, starts: list[int], target_start: int, target: Occurrence | None = None
+    ) -> bool:
         """Whether ``scope_id`` holds (non-redirected) definitions of the name
-        visible from ``target_start``."""
+        visible from ``target_start`` (a definition ``target`` is its own
+        binding's: it counts even where a sequential definition is visible
+        only after it, so a local ``let`` resolves within its own scope)."""
         found = []
         for o in self._definitions(starts):
             if o.setting in ("global", "nonlocal"):
@@ -524,7 +549,7 @@ class Resolver:
                 found.append(o)
         if not found:
             return False
-        return not self.sequential or any(d.visible_from <= target_start for d in found)
+        return not self.sequential or any(d.visible_from <= target_start or d is target for d in found)
 
     def binding(self, target_start: int, target_node: tree_sitter.Node) -> tuple[tuple, list[int], dict[int, tuple]]:
         """The target's key, the occurrences looked at and their keys."""
@@ -546,7 +571,9 @@ class Resolver:
                     if scope_id == self.root_id:
                         break
                     s_lo, s_hi = self._scope_range(scope_id)
-                    if self.scope_has_defs(scope_id, self.classify_range(s_lo, s_hi), target_start):
+                    if self.scope_has_defs(
+                        scope_id, self.classify_range(s_lo, s_hi), target_start, target if definition else None
+                    ):
                         lo, hi = s_lo, s_hi
                         break
         starts = self.classify_range(lo, hi)

@@ -18,13 +18,18 @@ trees of a document, LSP/ACP or position encodings.
 from __future__ import annotations
 
 import functools
+import logging
+import queue
 import re
+import threading
 from dataclasses import dataclass
 
 import tree_sitter
 
 from nextedit.syntax.languages import get_language
 from nextedit.syntax.queries import query_text
+
+log = logging.getLogger(__name__)
 
 # Node types treated as identifiers when a language has no identifiers.scm.
 _GENERIC_IDENTIFIER_TYPES = frozenset({"identifier", "name", "variable_name", "simple_identifier", "constant"})
@@ -44,10 +49,7 @@ def identifier_node_types(language: str) -> frozenset[str]:
     text = query_text(language, "identifiers")
     if text is not None:
         return frozenset(_IDENTIFIER_PATTERN.findall(text))
-    try:
-        lang = get_language(language)
-    except Exception:  # noqa: BLE001
-        return frozenset()
+    lang = get_language(language)
     kinds = set()
     for kind_id in range(lang.node_kind_count):
         name = lang.node_kind_for_id(kind_id)
@@ -164,7 +166,6 @@ class _Spec:
         text = "\n".join(p for p in parts if p)
         self.query: tree_sitter.Query | None = None
         self.settings: dict[int, str | None] = {}
-        self.captures: dict[int, list[str]] = {}
         self._plans: dict[str, _TypePlan] = {}
         # (capture, capture type, parent type, depth, simple field or "", simple?)
         self._entries: list[tuple[str, str | None, str | None, int, str | None, bool]] = []
@@ -172,43 +173,42 @@ class _Spec:
         if not text:
             return
         lang = get_language(language)
-        full = tree_sitter.Query(lang, text)
+        # one compilation (the slow part: 100-400 ms for C++): the patterns
+        # that classify nothing are disabled rather than compiled out
+        query = tree_sitter.Query(lang, text)
         data = text.encode()
-        kept: list[str] = []
-        for i in range(full.pattern_count):
-            pattern = data[full.start_byte_for_pattern(i) : full.end_byte_for_pattern(i)].decode().strip()
+        kept: list[tuple[int, str]] = []
+        for i in range(query.pattern_count):
+            pattern = data[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)].decode().strip()
             names = re.findall(r"@([\w.\-]+)", pattern)
             if any(is_classify_capture(n) for n in names):
-                kept.append(pattern)
+                kept.append((i, pattern))
+            else:
+                query.disable_pattern(i)
         if not kept:
             return
         # node types a pattern may start at ("_" = any): a query context is
         # never the tree's root unless a pattern can start there
         self.root_types = set()
-        for pattern in kept:
+        for _, pattern in kept:
             m = re.match(r"^[(\s\[]*([A-Za-z_]\w*)", pattern)
             self.root_types.add(m.group(1) if m else "_")
-        query = tree_sitter.Query(lang, "\n".join(kept))
-        if query.pattern_count != len(kept):  # pragma: no cover - defensive
-            kept_ok = False
-        else:
-            kept_ok = True
         self.query = query
-        for i in range(query.pattern_count):
+        for i, _ in kept:
             self.settings[i] = query.pattern_settings(i).get("scope")
-        for pattern in kept:
+        for _, pattern in kept:
             flat = " ".join(re.sub(r";[^\n]*", "", pattern).split())
             m0 = _SIMPLE_K0.match(flat)
             m1 = _SIMPLE_K1.match(flat)
-            if kept_ok and m0 and is_classify_capture(m0.group(2)):
+            if m0 and is_classify_capture(m0.group(2)):
                 ctype = None if m0.group(1) == "_" else m0.group(1)
                 self._entries.append((m0.group(2), ctype, None, 0, None, True))
                 continue
-            if kept_ok and m1 and is_classify_capture(m1.group(4)) and m1.group(1) != "_":
+            if m1 and is_classify_capture(m1.group(4)) and m1.group(1) != "_":
                 ctype = None if m1.group(3) == "_" else m1.group(3)
                 self._entries.append((m1.group(4), ctype, m1.group(1), 1, m1.group(2), True))
                 continue
-            caps = _pattern_captures(pattern) if kept_ok else None
+            caps = _pattern_captures(pattern)
             if caps is None:
                 self._entries.append(("?", None, None, _CONTEXT_DEPTH, None, False))
                 continue
@@ -240,6 +240,56 @@ class _Spec:
         return plan
 
 
-@functools.cache
+_SPECS: dict[str, _Spec] = {}
+_SPEC_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
 def classify_spec(language: str) -> _Spec:
-    return _Spec(language)
+    """The classify spec of ``language``, built once per process (compiling its
+    query is the slow part); a caller arriving while :func:`warm_up`'s thread
+    builds it waits for that build rather than starting another."""
+    spec = _SPECS.get(language)
+    if spec is not None:
+        return spec
+    with _LOCKS_LOCK:
+        lock = _SPEC_LOCKS.setdefault(language, threading.Lock())
+    with lock:
+        spec = _SPECS.get(language)
+        if spec is None:
+            spec = _SPECS[language] = _Spec(language)
+    return spec
+
+
+def warm_up(language: str) -> None:
+    """Build ``language``'s classify spec now, once, on a worker thread: the
+    first document of a language opens before its first suggest, so the
+    query compilation (10-50 ms; ~120 ms for C++) is paid after that
+    ``didOpen`` instead of by the first suggest. Honestly, it is not
+    concurrent: py-tree-sitter holds the GIL while it compiles, so the event
+    loop waits for it all the same; the thread only lets the ``didOpen``
+    handler finish first and keeps a query that fails to compile from
+    failing the open (logged here, raised again on the request path). One
+    worker serves every language, idle on its queue the rest of the time."""
+    global _warmer
+    with _LOCKS_LOCK:
+        if language in _SPEC_LOCKS or language in _SPECS:
+            return
+        _SPEC_LOCKS[language] = threading.Lock()
+        if _warmer is None:
+            _warmer = threading.Thread(target=_warm_forever, name="nextedit-warm-up", daemon=True)
+            _warmer.start()
+    _to_warm.put(language)
+
+
+_to_warm: queue.SimpleQueue[str] = queue.SimpleQueue()
+_warmer: threading.Thread | None = None
+
+
+def _warm_forever() -> None:
+    while True:
+        language = _to_warm.get()
+        try:
+            classify_spec(language)
+        except Exception:  # noqa: BLE001 - the worker serves the next language; the request path raises it again
+            log.exception("warming up the queries of %s failed", language)

@@ -6,11 +6,31 @@ bytes are parsed against the old tree.
 
 The re-parse is *deferred* until someone reads the tree: a keystroke only
 records ``Tree.edit`` (O(depth)), and a burst of typing between two
-suggestions costs one incremental re-parse, paid by the first reader. This
-matters because some grammars reuse little on re-parse (tree-sitter-python
-re-lexes much of a flat 5,000-line file for a one-character edit: ~8 ms,
-against ~0.2 ms for Rust), and the engine reads the tree only to answer a
-suggestion.
+suggestions costs one incremental re-parse, paid by the first reader — and
+only by a request that reads syntax at all. This matters because an
+incremental re-parse grows with the file for some grammars: at 100k lines a
+one-character edit costs tree-sitter-python 50–200 ms (and, when the edit
+leaves a syntax error, error recovery re-parses nearly everything:
+~250–500 ms), tree-sitter-rust ~20 ms.
+
+When everything edited since the last parse lies inside one identifier
+that still reads as an identifier of the same lexical class (a rename typed
+in place), the syntax cannot have changed: the new tree is the old one with
+that token's offsets moved (``Tree.edit``), no re-parse
+(:meth:`SyntaxTree._token_swap`). The token's new text is checked against
+the grammar: not one of its keywords, bare-parsed to the same leaf type as
+the old text, not glued to a neighbouring word, in a tree free of errors
+(error recovery weighs skipped bytes, so lengths could matter there).
+``tests/test_syntax_props.py`` checks the result against a fresh parse. (A
+moved tree still refers to the bytes it was parsed from — py-tree-sitter
+keeps them for ``Node.text``, which nextedit never reads — so until the next
+re-parse one older copy of the UTF-8 text stays alive.)
+
+A suggestion is computed off the event loop: :meth:`SyntaxTree.snapshot`
+hands a reader on another thread this version in O(1) (the pending re-parse
+travels with a copy of the edited tree and is fed to tree-sitter in chunks,
+so the loop keeps running), and :meth:`SyntaxTree.adopt` takes that re-parse
+back when no edit came meanwhile.
 
 Must not know about LSP/ACP, position encodings or documents: it receives the
 new UTF-8 bytes and duck-typed edits carrying tree-sitter coordinates
@@ -21,12 +41,15 @@ new_end_point``, points being ``(row, byte_column)``) — exactly the fields of
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 from typing import Protocol
 
 import tree_sitter
 
 from nextedit.syntax.languages import get_language, get_parser
+from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 
 __all__ = ["SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
 
@@ -56,22 +79,25 @@ class SyntaxTree:
     previous ``.tree`` keeps a consistent view of the previous version.
     """
 
-    __slots__ = ("_language", "_tree", "_source_len", "_edited_previous", "_memo", "_pending")
+    __slots__ = ("_language", "_tree", "_tree_source", "_source_len", "_memo", "_pending", "_prefix", "_suffix")
 
-    def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int) -> None:
+    def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
         self._language = language
         self._tree = tree
-        self._source_len = source_len
-        self._edited_previous: tree_sitter.Tree | None = None
+        self._tree_source = source  # the bytes ``_tree`` describes, when known
+        self._source_len = source_len  # length of the newest source
         self._memo: dict[object, object] = {}
         # (edited copy of the last parsed tree, newest source) awaiting a re-parse
         self._pending: tuple[tree_sitter.Tree, bytes] | None = None
+        # bytes unchanged at the start / end of the text since ``_tree``
+        self._prefix = self._suffix = source_len
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
         """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
         tree = get_parser(language).parse(source)
-        return cls(language, tree, len(source))
+        warm_up(language)  # the first document of a language: its queries compile now, not at its first suggest
+        return cls(language, tree, len(source), source)
 
     @property
     def language(self) -> str:
@@ -83,8 +109,10 @@ class SyntaxTree:
         if self._pending is not None:
             edited, source = self._pending
             self._pending = None
-            self._tree = self._parse(source, edited)
-            self._edited_previous = edited
+            swapped = self._token_swap(source)
+            self._tree = swapped if swapped is not None else self._parse(source, edited)
+            self._tree_source = source
+            self._prefix = self._suffix = len(source)
         return self._tree
 
     def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
@@ -96,11 +124,8 @@ class SyntaxTree:
 
     @property
     def reparse_pending(self) -> bool:
+        """Whether edits await the re-parse that the next reader of ``tree`` pays."""
         return self._pending is not None
-
-    @property
-    def ts_language(self) -> tree_sitter.Language:
-        return get_language(self._language)
 
     def apply_edit(self, edit: TreeEdit, new_source: bytes) -> None:
         """Apply one edit (already applied to the text); re-parse on next read."""
@@ -109,10 +134,16 @@ class SyntaxTree:
     def apply_edits(self, edits: Iterable[TreeEdit], new_source: bytes) -> None:
         """Apply several edits, each in the coordinates of the text left by the
         previous one (LSP ``didChange`` order); one re-parse on the next read."""
+        edits = list(edits)
         old = self._pending[0] if self._pending is not None else self._tree.copy()
         if not _edit_tree(old, edits):
             self.reparse(new_source)
             return
+        size = self._source_len
+        for edit in edits:  # what stayed put at both ends, in the coordinates of each edit
+            self._prefix = min(self._prefix, edit.start_byte)
+            self._suffix = min(self._suffix, size - edit.old_end_byte)
+            size += edit.new_end_byte - edit.old_end_byte
         self._pending = (old, new_source)
         self._source_len = len(new_source)
         self._memo = {}
@@ -132,22 +163,50 @@ class SyntaxTree:
         """Full re-parse (for a whole-document replacement)."""
         self._pending = None
         self._tree = get_parser(self._language).parse(source)
-        self._source_len = len(source)
-        self._edited_previous = None
+        self._tree_source = source
+        self._source_len = self._prefix = self._suffix = len(source)
         self._memo = {}
 
-    def changed_ranges(self) -> list[tree_sitter.Range] | None:
-        """Ranges whose syntax changed in the last incremental re-parse
-        (``None`` after a full parse)."""
-        tree = self.tree
-        if self._edited_previous is None:
+    def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
+        """The tree of ``source`` without a re-parse when every change since
+        ``_tree`` lies inside one identifier and leaves an identifier of the
+        same lexical class (see the module docstring); else ``None``."""
+        old_source = self._tree_source
+        old_root = self._tree.root_node
+        if old_source is None or old_root.has_error:
             return None
-        return list(self._edited_previous.changed_ranges(tree))
+        start, old_end = self._prefix, len(old_source) - self._suffix
+        delta = len(source) - len(old_source)
+        node = _identifier_leaf(self._language, old_root, start, old_end)
+        if node is None:
+            return None
+        new_end = node.end_byte + delta
+        new_text = source[node.start_byte : new_end]
+        if not new_text or b"\n" in new_text or b"\r" in new_text:
+            return None
+        if (node.start_byte > 0 and source[node.start_byte - 1] in _WORD_BYTES) or (
+            new_end < len(source) and source[new_end] in _WORD_BYTES
+        ):
+            return None  # glued to a neighbouring word: the tokens would change
+        old_text = old_source[node.start_byte : node.end_byte]
+        if not _same_token_class(self._language, node, old_text, new_text):
+            return None
+        moved = self._tree.copy()
+        row, column = node.start_point
+        moved.edit(
+            start_byte=node.start_byte,
+            old_end_byte=node.end_byte,
+            new_end_byte=new_end,
+            start_point=(row, column),
+            old_end_point=(row, column + len(old_text)),
+            new_end_point=(row, column + len(new_text)),
+        )
+        return moved
 
     @property
     def memo(self) -> dict[object, object]:
         """Scratch cache for derived data of the *current* tree (syntax
-        helpers only); emptied by every re-parse."""
+        helpers only); emptied by every edit and re-parse."""
         return self._memo
 
     def __repr__(self) -> str:
@@ -163,8 +222,8 @@ class SyntaxTree:
         parses on its own thread and the edits this tree takes meanwhile do
         not reach it. :meth:`adopt` takes the reader's parse back.
         """
-        snap = SyntaxSnapshot(self._language, self._tree, self._source_len)
-        snap._edited_previous = self._edited_previous
+        snap = SyntaxSnapshot(self._language, self._tree, self._source_len, self._tree_source)
+        snap._prefix, snap._suffix = self._prefix, self._suffix
         snap._origin = self._pending
         if self._pending is None:
             snap._memo = self._memo
@@ -180,7 +239,8 @@ class SyntaxTree:
             return False
         if self._pending is None or snapshot._origin is not self._pending:
             return False
-        self._tree, self._edited_previous, self._memo = snapshot._tree, snapshot._edited_previous, snapshot._memo
+        self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
+        self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         return True
 
@@ -227,6 +287,125 @@ def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
         )
         any_edit = True
     return any_edit
+
+
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$") | frozenset(
+    range(0x80, 0x100)
+)
+_WORD_KIND = re.compile(r"[^\W\d]\w*|\$\w*")
+
+
+def _identifier_leaf(language: str, root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:
+    """The identifier leaf of ``root`` holding ``[start, end]`` (ends included)."""
+    types = identifier_node_types(language)
+    spans = [(start, end)] if end > start else [(start, start + 1), (start - 1, start)]
+    for lo, hi in spans:
+        if lo < 0:
+            continue
+        node = root.descendant_for_byte_range(lo, hi)
+        if (
+            node is not None
+            and node.child_count == 0
+            and node.type in types
+            and not node.is_missing
+            and node.start_byte <= start
+            and end <= node.end_byte
+        ):
+            return node
+    return None
+
+
+@functools.cache
+def _keywords(language: str) -> frozenset[bytes]:
+    """Every word-like literal token of the grammar (``if``, ``self``, ``u8``…)."""
+    lang = get_language(language)
+    out = set()
+    for kind in range(lang.node_kind_count):
+        name = lang.node_kind_for_id(kind)
+        if (
+            name
+            and lang.node_kind_is_visible(kind)
+            and not lang.node_kind_is_named(kind)
+            and _WORD_KIND.fullmatch(name)
+        ):
+            out.add(name.encode())
+    return frozenset(out)
+
+
+# Where a lone name stands, per language: ``(before, after)`` it — an
+# expression, and where the grammar has tokens of its own for declared names
+# (``mut`` in a Rust pattern, ``_`` in a Java declaration), a declaration.
+# The lexical class of a name is read there (``True`` is no identifier in
+# Python, ``self`` none in Rust, ``null`` none in Java). A language not
+# listed here is always re-parsed.
+_NAME_CONTEXTS: dict[str, tuple[tuple[bytes, bytes], ...]] = {
+    "python": ((b"", b"\n"),),
+    "javascript": ((b"", b";\n"),),
+    "typescript": ((b"", b";\n"),),
+    "tsx": ((b"", b";\n"),),
+    "rust": ((b"fn f() { ", b"; }\n"), (b"fn f() { let ", b" = 0; }\n")),
+    "go": ((b"package p\nvar _ = ", b"\n"),),
+    "java": ((b"class C { Object o = ", b"; }\n"), (b"class C { void f() { int ", b" = 0; } }\n")),
+    "c": ((b"int x = ", b";\n"),),
+    "cpp": ((b"int x = ", b";\n"),),
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _probe(language: str, text: bytes) -> tuple[str, frozenset[int]] | None:
+    """``(grammar symbol, named tokens the lexer turned down)``: the symbol of
+    the single leaf ``text`` parses to in every context of
+    :data:`_NAME_CONTEXTS`, and the other named tokens valid there; ``None``
+    when no context is known, or ``text`` is not one such leaf in each."""
+    symbol: str | None = None
+    passed: set[int] = set()
+    for before, after in _NAME_CONTEXTS.get(language, ()):
+        root = get_parser(language).parse(before + text + after).root_node
+        if root.has_error:
+            return None
+        start, end = len(before), len(before) + len(text)
+        node = root.descendant_for_byte_range(start, end)
+        if node is None or node.child_count or node.start_byte != start or node.end_byte != end:
+            return None
+        if symbol is not None and node.grammar_name != symbol:
+            return None
+        symbol = node.grammar_name
+        passed |= _named_tokens(language, node.parse_state)
+    return (symbol, frozenset(passed)) if symbol is not None else None
+
+
+@functools.cache
+def _terminals(language: str) -> frozenset[int]:
+    """The grammar's terminal symbols (every token is valid in the error state)."""
+    lookahead = get_language(language).lookahead_iterator(0)
+    return frozenset(lookahead.symbols()) if lookahead is not None else frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_tokens(language: str, state: int) -> frozenset[int]:
+    """The named tokens the lexer may return in parse ``state``."""
+    lang = get_language(language)
+    lookahead = lang.lookahead_iterator(state)
+    if lookahead is None:
+        return frozenset()
+    terminals = _terminals(language)
+    return frozenset(s for s in lookahead.symbols() if s in terminals and lang.node_kind_is_named(s))
+
+
+def _same_token_class(language: str, node: tree_sitter.Node, old: bytes, new: bytes) -> bool:
+    """Whether ``new``, in place of the identifier leaf ``node`` (text
+    ``old``), lexes as the same token. It must not be a keyword of the
+    grammar; where a lone name stands it must lex as ``old`` does (as
+    ``node``'s symbol); and every other named token the lexer may return at
+    ``node`` must be one it could return there too, where ``new`` lost to
+    that symbol (``u8`` is a primitive type only in a Rust type position:
+    no shortcut there)."""
+    if new in _keywords(language):
+        return False
+    was, now = _probe(language, old), _probe(language, new)
+    if was is None or now is None or was[0] != now[0] or now[0] != node.grammar_name:
+        return False
+    return _named_tokens(language, node.parse_state) - {node.grammar_id} <= now[1]
 
 
 def _point(point: tuple[int, int]) -> tuple[int, int]:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, islice
+from operator import add
 
 from nextedit.text.encoding import PositionEncoding, col_from_cp, cp_col_from, utf8, utf8_len
 
@@ -27,8 +29,15 @@ __all__ = ["AppliedEdit", "Document", "DocumentSnapshot", "Position", "Range", "
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+# the same for a text without \r (most texts): a single-character search,
+# and for long scans ``split`` (both several times faster than the alternation)
+_NEWLINE = re.compile(r"\n")
+_NEWLINE_BYTES = re.compile(rb"\n")
 # the longest pending window (code points) before the text is materialised
 _WINDOW_MAX = 8192
+# how far past its target a line scan goes (code points or bytes; lines)
+_SCAN_AHEAD = 4096
+_SCAN_AHEAD_LINES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +94,8 @@ class Document:
         "_bytes",
         "_starts_cp",
         "_starts_byte",
-        "_complete",
+        "_scanned",
+        "_cr",
         "_lone_cr",
         "_len",
         "_win",
@@ -112,10 +122,12 @@ class Document:
         code = "I" if len(text) < 1 << 30 else "q"
         self._starts_cp = array(code, [0])
         self._starts_byte = array(code, [0])
-        self._complete = False
+        self._scanned = 0
         # how many lone ``\r`` (not followed by ``\n``) the text holds: kept
         # up to date per edit in O(edit), so ``point_at`` never scans the file
         self._lone_cr = _lone_crs(text, 0, len(text)) if "\r" in text else 0
+        # whether the text may hold a \r (set by any change bringing one)
+        self._cr = "\r" in text
 
     @property
     def text(self) -> str:
@@ -181,35 +193,98 @@ class Document:
         return self._ws <= cp <= self._ws + len(self._win)
 
     # -- line index --------------------------------------------------------
+    #
+    # ``_starts_cp`` / ``_starts_byte`` hold exactly the line starts at or
+    # before ``_scanned``: the text up to there has been scanned for line
+    # breaks, the rest not yet. ``_scanned`` never sits between a ``\r`` and
+    # its ``\n``. An edit keeps what lies before it; scanning resumes at
+    # ``_scanned`` and goes only as far as a request needs, in bulk (the C
+    # regex engine collecting matches into a list, not one Python call per
+    # line). The breaks of the ``str`` and of its UTF-8 bytes correspond one
+    # to one (UTF-8 never encodes ``\r`` or ``\n`` inside another character),
+    # so byte starts come from the same count of matches over the bytes.
 
-    def _scan_until(self, line: int | None = None, cp_offset: int | None = None) -> None:
-        """Extend the known line starts until ``line`` or ``cp_offset`` is covered."""
+    def _scan_until(
+        self, line: int | None = None, cp_offset: int | None = None, byte_offset: int | None = None
+    ) -> None:
+        """Extend the known line starts so that ``line`` exists, or every start
+        at or before ``cp_offset`` / ``byte_offset`` is known; with no target,
+        to the end of the text. Scans go a little past their target, so a
+        run of queries moving forward costs a few scans, not one per query."""
         if self._win is not None:
             self._flush()
-        if self._complete:
+        text = self._text
+        size = len(text)
+        scanned = self._scanned
+        if scanned >= size:
             return
         starts_cp, starts_byte = self._starts_cp, self._starts_byte
-        text = self._text
-        pos_cp = starts_cp[-1]
-        pos_byte = starts_byte[-1]
         ascii_text = text.isascii()
-        while True:
-            if line is not None and len(starts_cp) > line:
+        cr = self._cr
+        if byte_offset is not None and ascii_text:
+            cp_offset, byte_offset = byte_offset, None
+        if byte_offset is not None:
+            if starts_byte[-1] > byte_offset:
                 return
-            if cp_offset is not None and starts_cp[-1] > cp_offset:
-                return
-            match = _LINE_BREAK.search(text, pos_cp)
-            if match is None:
-                self._complete = True
-                return
-            end = match.end()
-            if ascii_text:
-                pos_byte = end
+            source, from_b = self._bytes, starts_byte[-1]
+            end_b = _break_safe_end(source, byte_offset + max(_SCAN_AHEAD, byte_offset - from_b))
+            found_b = _breaks(source, from_b, end_b, None, cr)
+            # as many breaks in the text; a code point is at least a byte
+            found = _breaks(text, scanned, min(size, scanned + end_b - from_b + 1), len(found_b), cr)
+            if end_b >= len(source):
+                scanned = size
+            elif found:
+                scanned = max(scanned, found[-1])
+        else:
+            if line is not None:
+                need = line + 1 - len(starts_cp)
+                if need <= 0:
+                    return
+                need += _SCAN_AHEAD_LINES
+                found = _breaks(text, scanned, size, need, cr)
+                end = found[-1] if len(found) == need else size
+            elif cp_offset is not None:
+                if cp_offset <= scanned:
+                    return
+                end = _break_safe_end(text, cp_offset + max(_SCAN_AHEAD, cp_offset - scanned))
+                found = _breaks(text, scanned, end, None, cr)
             else:
-                pos_byte += utf8_len(text[pos_cp:end])
-            pos_cp = end
-            starts_cp.append(pos_cp)
-            starts_byte.append(pos_byte)
+                end = size
+                found = _breaks(text, scanned, size, None, cr)
+            if ascii_text:
+                found_b = found
+            else:
+                found_b = _breaks(self._bytes, starts_byte[-1], len(self._bytes), len(found), cr)
+            scanned = end
+        starts_cp.extend(found)
+        starts_byte.extend(found_b)
+        self._scanned = scanned
+
+    def _record_break(self, match: re.Match[str]) -> None:
+        """Record a break found by searching from ``_scanned``: the next line start."""
+        text = self._text
+        end = match.end()
+        prev_cp, prev_byte = self._starts_cp[-1], self._starts_byte[-1]
+        self._starts_cp.append(end)
+        self._starts_byte.append(prev_byte + (end - prev_cp if text.isascii() else utf8_len(text[prev_cp:end])))
+        self._scanned = end
+
+    def _next_line_end(self, line: int) -> tuple[int, int]:
+        """``(end, end_with_break)`` of ``line``, a known line (materialised text)."""
+        starts = self._starts_cp
+        text = self._text
+        if line + 1 < len(starts):
+            nxt = starts[line + 1]
+            if nxt - 2 >= starts[line] and text[nxt - 2 : nxt] == "\r\n":
+                return nxt - 2, nxt
+            return nxt - 1, nxt
+        # the last known line: it ends at the first break after ``_scanned``
+        match = _LINE_BREAK.search(text, self._scanned)
+        if match is None:
+            self._scanned = len(text)
+            return len(text), len(text)
+        self._record_break(match)
+        return match.start(), match.end()
 
     def _truncate_index(self, cp_offset: int) -> None:
         """Forget line starts at or after ``cp_offset``: an edit begins there."""
@@ -218,7 +293,10 @@ class Document:
         if keep < len(self._starts_cp):
             del self._starts_cp[keep:]
             del self._starts_byte[keep:]
-        self._complete = False
+        scanned = max(self._starts_cp[-1], min(self._scanned, cp_offset - 1))
+        if scanned > self._starts_cp[-1] and self._text[scanned - 1] == "\r":
+            scanned -= 1  # never between a \r and the \n that may follow it
+        self._scanned = scanned
 
     @property
     def line_count(self) -> int:
@@ -244,13 +322,9 @@ class Document:
 
     def line_end(self, line: int, *, with_break: bool = False) -> int:
         """Code-point offset of the end of ``line``, before its terminator unless asked."""
-        if self._win is not None:
-            self._flush()
-        start = self.line_start(line)
-        match = _LINE_BREAK.search(self._text, start)
-        if match is None:
-            return len(self._text)
-        return match.end() if with_break else match.start()
+        self.line_start(line)
+        end, end_with_break = self._next_line_end(line)
+        return end_with_break if with_break else end
 
     def line_text(self, line: int) -> str:
         """The text of ``line`` without its terminator."""
@@ -261,38 +335,60 @@ class Document:
     # -- conversions -------------------------------------------------------
 
     def offset_at(self, position: Position, encoding: PositionEncoding) -> int:
-        """Code-point offset of an encoded position, clamped and snapped (LSP rules)."""
+        """Code-point offset of an encoded position, clamped and snapped (LSP rules).
+
+        Reads the line only up to the column: a position on a very long line
+        costs what lies before the column, not the whole line."""
         line = position.line
         if line < 0:
             return 0
+        character = position.character
         if self._win is not None:
             if line < self._wline:  # wholly in the unchanged prefix
                 start = self._starts_cp[line]
-                end = _LINE_BREAK.search(self._text, start).start()  # type: ignore[union-attr]
-                return start + cp_col_from(self._text[start:end], position.character, encoding)
+                end = self._next_line_end(line)[0]
+                return start + cp_col_from(self._text[start:end], character, encoding)
             bounds = self._win_line(line - self._wline)
             if bounds is not None:
                 start, end = bounds
-                return self._ws + start + cp_col_from(self._win[start:end], position.character, encoding)
+                return self._ws + start + cp_col_from(self._win[start:end], character, encoding)
             self._flush()
         self._scan_until(line=line)
-        if line >= len(self._starts_cp):
-            return len(self._text)
-        start = self._starts_cp[line]
-        end = self.line_end(line)
-        return start + cp_col_from(self._text[start:end], position.character, encoding)
+        starts = self._starts_cp
+        text = self._text
+        if line >= len(starts):
+            return len(text)
+        start = starts[line]
+        if character <= 0:
+            return start
+        if line + 1 < len(starts):
+            end = self._next_line_end(line)[0]
+        else:
+            # the last known line: a column is at most ``character`` code
+            # points in, so look for its end no further than that
+            limit = min(start + character, len(text))
+            match = _LINE_BREAK.search(text, self._scanned, limit) if self._scanned < limit else None
+            if match is not None:
+                end = match.start()
+            else:
+                end = limit
+                if self._scanned < limit and text[limit - 1] != "\r":
+                    self._scanned = limit  # no break up to there: nothing to rescan
+        if encoding is PositionEncoding.UTF32 or text.isascii():
+            return start + min(character, end - start)
+        return start + cp_col_from(text[start:end], character, encoding)
 
     def position_at(self, cp_offset: int, encoding: PositionEncoding) -> Position:
-        """Encoded position of a code-point offset."""
+        """Encoded position of a code-point offset (inside a ``\\r\\n``: the line end)."""
         if self._win is not None:
             self._flush()
+        text = self._text
+        cp_offset = min(max(cp_offset, 0), len(text))
         line = self.line_of(cp_offset)
         start = self._starts_cp[line]
-        cp_offset = min(max(cp_offset, 0), len(self._text))
-        end = self.line_end(line)
-        if cp_offset > end:  # inside a \r\n: report the line end
-            cp_offset = end
-        return Position(line, col_from_cp(self._text[start:end], cp_offset - start, encoding))
+        if cp_offset > start and text[cp_offset - 1] == "\r" and text[cp_offset : cp_offset + 1] == "\n":
+            cp_offset -= 1
+        return Position(line, col_from_cp(text[start:cp_offset], cp_offset - start, encoding))
 
     def byte_offset_at(self, cp_offset: int) -> int:
         """UTF-8 byte offset of a code-point offset."""
@@ -320,14 +416,31 @@ class Document:
         if self._text.isascii():
             return min(max(byte_offset, 0), len(self._text))
         byte_offset = min(max(byte_offset, 0), len(self._bytes))
-        # scan whole lines until the byte offset is covered
-        while not self._complete and self._starts_byte[-1] <= byte_offset:
-            self._scan_until(line=len(self._starts_cp))
+        self._scan_until(byte_offset=byte_offset)
         line = bisect_right(self._starts_byte, byte_offset) - 1
         start_cp = self._starts_cp[line]
         start_byte = self._starts_byte[line]
         head = self._bytes[start_byte:byte_offset].decode("utf-8", "ignore")
         return start_cp + len(head)
+
+    def cp_offsets_at_bytes(self, byte_offsets: Sequence[int]) -> list[int]:
+        """:meth:`cp_offset_at_byte` of many offsets at once (one index scan)."""
+        if self._win is not None:
+            self._flush()
+        size = len(self._bytes)
+        if self._text.isascii():
+            return [min(max(b, 0), size) for b in byte_offsets]
+        if not byte_offsets:
+            return []
+        self._scan_until(byte_offset=min(max(max(byte_offsets), 0), size))
+        starts_cp, starts_byte, source = self._starts_cp, self._starts_byte, self._bytes
+        out = []
+        for b in byte_offsets:
+            b = min(max(b, 0), size)
+            line = bisect_right(starts_byte, b) - 1
+            start_byte = starts_byte[line]
+            out.append(starts_cp[line] + len(source[start_byte:b].decode("utf-8", "ignore")))
+        return out
 
     def point_at(self, cp_offset: int) -> tuple[int, int]:
         """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
@@ -398,7 +511,23 @@ class Document:
         text = self._text
         first = self.line_of(start_cp)
         ws = self._starts_cp[first]
-        we = self.line_end(self.line_of(end_cp), with_break=True)
+        if end_cp - ws > _WINDOW_MAX:
+            return False
+        last = self.line_of(end_cp)
+        if last + 1 < len(self._starts_cp):
+            we = self._starts_cp[last + 1]
+        else:
+            # look for the line's end only as far as a window may reach (a
+            # very long line is never windowed: no scan to its end)
+            limit = ws + _WINDOW_MAX + 1
+            match = _LINE_BREAK.search(text, self._scanned, _break_safe_end(text, limit))
+            if match is not None:
+                self._record_break(match)
+                we = match.end()
+            elif limit >= len(text):
+                we = len(text)
+            else:
+                return False
         if we - ws > _WINDOW_MAX or not (end_cp < we or we == len(text)):
             return False
         if start_cp == ws and ws > 0 and text[ws - 1] != "\n":
@@ -434,6 +563,7 @@ class Document:
             after = pre + new_win + post
             self._lone_cr += _lone_crs(after, lo, start_cp + len(new_text) - off) - lone_before
         self._win = new_win
+        self._cr = self._cr or "\r" in new_text
         self._len += len(new_text) - (end_cp - start_cp)
         with memoryview(self._bytes) as view:
             self._bytes = b"".join((view[:start_byte], new_bytes, view[old_end_byte:]))
@@ -460,6 +590,7 @@ class Document:
             lone_before = 0
 
         self._text = text[:start_cp] + new_text + text[end_cp:]
+        self._cr = self._cr or "\r" in new_text
         if lone_before or "\r" in new_text or (start_cp and text[start_cp - 1] == "\r"):
             self._lone_cr += _lone_crs(self._text, lo, start_cp + len(new_text)) - lone_before
         self._bytes = self._bytes[:start_byte] + new_bytes + self._bytes[old_end_byte:]
@@ -501,14 +632,14 @@ class Document:
         has not changed since; ``snapshot`` must not be read afterwards."""
         if snapshot._bytes is not self._bytes or snapshot.version != self.version or snapshot._win is not None:
             return False
-        longer = len(snapshot._starts_cp) > len(self._starts_cp) or (snapshot._complete and not self._complete)
+        longer = len(snapshot._starts_cp) > len(self._starts_cp) or snapshot._scanned > self._scanned
         if self._win is None and not longer:
             return False
         self._text, self._win = snapshot._text, None
-        self._starts_cp, self._starts_byte, self._complete = (
+        self._starts_cp, self._starts_byte, self._scanned = (
             snapshot._starts_cp,
             snapshot._starts_byte,
-            snapshot._complete,
+            snapshot._scanned,
         )
         return True
 
@@ -562,6 +693,37 @@ def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:
     if not newlines:
         return point[0], point[1] + len(inserted)
     return point[0] + newlines, len(inserted) - inserted.rfind(b"\n") - 1
+
+
+def _breaks(seq: str | bytes, start: int, end: int, limit: int | None, cr: bool) -> list[int]:
+    """Ends of the first ``limit`` (all: ``None``) line breaks in
+    ``seq[start:end]``, as offsets into ``seq`` (``end`` must not cut a
+    ``\\r\\n``). Without ``\\r`` the C ``split`` and running sums do it, else
+    the regex engine."""
+    if cr or (limit is not None and limit <= _SCAN_AHEAD_LINES * 2):
+        if isinstance(seq, str):
+            matches: Iterator[re.Match[str] | re.Match[bytes]] = (_LINE_BREAK if cr else _NEWLINE).finditer(
+                seq, start, end
+            )
+        else:
+            matches = (_LINE_BREAK_BYTES if cr else _NEWLINE_BYTES).finditer(seq, start, end)
+        return [m.end() for m in (islice(matches, limit) if limit is not None else matches)]
+    if isinstance(seq, str):
+        parts: list[str] | list[bytes] = seq[start:end].split("\n", -1 if limit is None else limit)
+    else:
+        parts = seq[start:end].split(b"\n", -1 if limit is None else limit)
+    # the i-th break ends after i + 1 separators and the parts before it
+    count = len(parts) - 1
+    return list(map(add, accumulate(map(len, parts[:count])), range(start + 1, start + 1 + count)))
+
+
+def _break_safe_end(text: str | bytes, end: int) -> int:
+    """``end``, moved past a ``\r`` it would cut from its ``\n`` (a bounded
+    scan must not see half of a ``\r\n``)."""
+    cr = "\r" if isinstance(text, str) else 13
+    while 0 < end < len(text) and text[end - 1] == cr:
+        end += 1
+    return min(end, len(text))
 
 
 def _lone_crs(text: str, start: int, end: int) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -113,16 +114,24 @@ class _Before:
         """Before-text byte offset of a before-text cp offset (outside the sites)."""
         cp = map_from_before(cp_before, self.sites, self.old, self.new)
         b = self.document.byte_offset_at(cp)
-        return b + self.byte_delta * sum(1 for sb in self.site_bytes if sb < b)
+        return b + self.byte_delta * bisect_left(self.site_bytes, b)
 
-    def cp_at(self, byte_before: int) -> int:
-        """Before-text cp offset of a before-text byte offset (outside the sites)."""
-        shift = 0
-        for i, sb in enumerate(self.site_bytes):
-            if sb + i * self.byte_delta < byte_before:
-                shift += 1
-        cp = self.document.cp_offset_at_byte(byte_before - self.byte_delta * shift)
-        return map_to_before(cp, self.sites, self.old, self.new)
+    def cps_at(self, bytes_before: list[int]) -> list[int]:
+        """Before-text cp offsets of ascending before-text byte offsets (outside
+        the sites): one merge walk past the sites, one batch conversion."""
+        site_bytes, delta, k = self.site_bytes, self.byte_delta, 0
+        current = []
+        for b in bytes_before:  # site k starts at site_bytes[k] + k * delta before
+            while k < len(site_bytes) and site_bytes[k] + k * delta < b:
+                k += 1
+            current.append(b - delta * k)
+        sites, grow, j = self.sites, len(self.old) - len(self.new), 0
+        out = []
+        for cp in self.document.cp_offsets_at_bytes(current):
+            while j < len(sites) and sites[j] < cp:
+                j += 1
+            out.append(cp + grow * j)
+        return out
 
 
 def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _Before:
@@ -147,18 +156,28 @@ def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _B
 
 
 def map_to_before(cp: int, sites: list[int], old: str, new: str) -> int:
-    delta = len(old) - len(new)
-    return cp + delta * sum(1 for s in sites if s < cp)
+    """Before-text offset of a current offset (``sites`` ascending)."""
+    return cp + (len(old) - len(new)) * bisect_left(sites, cp)
 
 
 def map_from_before(cp_before: int, sites: list[int], old: str, new: str) -> int:
-    delta = len(old) - len(new)
-    shift = 0
-    for i, s in enumerate(sites):
-        # site i starts, in the before text, at s + i * delta
-        if s + i * delta < cp_before:
-            shift += 1
-    return cp_before - delta * shift
+    """Current offset of a before-text offset (``sites`` ascending)."""
+    return _to_current(cp_before, sites, len(old) - len(new))
+
+
+def _to_current(before: int, sites: list[int], delta: int) -> int:
+    """Current offset of a before-text offset, every site (current offsets,
+    ascending, non-overlapping) having been ``delta`` longer before."""
+    # site i starts, in the before text, at sites[i] + i * delta: ascending
+    # too, so the sites before ``before`` are a prefix, found by bisection
+    lo, hi = 0, len(sites)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sites[mid] + mid * delta < before:
+            lo = mid + 1
+        else:
+            hi = mid
+    return before - delta * lo
 
 
 def binding_in_before(
@@ -183,7 +202,8 @@ def binding_in_before(
         return None
     ranges = _refine_binding(tree, before.source, ranges, anchor_b)
     file_level = _is_file_level(tree, ranges)
-    return [(before.cp_at(s), before.cp_at(s) + len(before.old)) for s, e in ranges], file_level
+    n = len(before.old)
+    return [(cp, cp + n) for cp in before.cps_at([s for s, _ in ranges])], file_level
 
 
 _MEMBER_ACCESS = {
@@ -225,14 +245,21 @@ def _refine_binding(
 ) -> list[tuple[int, int]]:
     """Narrow the syntax layer's binding where it is known to be too wide."""
     root = tree.root
-    nodes = [(r, root.named_descendant_for_byte_range(r[0], r[1])) for r in ranges]
-    anchor = next((n for r, n in nodes if r[0] <= anchor_b < r[1] or r[0] == anchor_b), None)
+    at = next((r for r in ranges if r[0] <= anchor_b < r[1] or r[0] == anchor_b), None)
+    anchor = root.named_descendant_for_byte_range(at[0], at[1]) if at is not None else None
     if anchor is None:
         return ranges
-    if tree.language == "python":
-        ranges = _split_except_clauses(nodes, anchor)
-        nodes = [(r, n) for r, n in nodes if r in set(ranges)]
     receiver = _receiver(anchor, source)
+    # an except clause needs the keyword in the text: without it (or a
+    # receiver to compare) the occurrences' nodes are not looked up at all
+    split = tree.language == "python" and b"except" in source
+    if not split and receiver is None:
+        return ranges
+    nodes = [(r, root.named_descendant_for_byte_range(r[0], r[1])) for r in ranges]
+    if split:
+        ranges = _split_except_clauses(nodes, anchor)
+        kept = set(ranges)
+        nodes = [(r, n) for r, n in nodes if r in kept]
     if receiver is not None:
         # a path (``Pool::new``) names one type's item: other paths are other items
         path = anchor.parent is not None and anchor.parent.type in _PATH_ACCESS

@@ -14,6 +14,7 @@ Must not know about the edit history or the before text
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from tree_sitter import Node
 from nextedit.suggest.model import TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
+from nextedit.syntax import get_language
 from nextedit.text import utf8
 
 log = logging.getLogger(__name__)
@@ -39,10 +41,21 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
     """Field shorthands: ``S { old }`` → ``S { old: new }``; ``{ new: old }`` → ``{ new }``
     (Rust struct literals, JavaScript/TypeScript object literals and patterns)."""
     document = state.document
+    language = state.syntax.language
+    if not _has_field_syntax(language):
+        return list(edits)  # no node of the types below can exist
     root = state.syntax.root
+    source = document.source_bytes
+    # what may stand before a field's value or shorthand: the key's ':'
+    # (shorthands: '{', ',' or a field attribute's ']'), a comment's end, a
+    # line continuation
+    before = b":/\\{,]" if _has_shorthands(language) else b":/\\"
     out: list[TextEditCp] = []
     for edit in edits:
         b = document.byte_offset_at(edit.start_cp)
+        if not _may_follow(source, b, before):
+            out.append(edit)  # no field syntax can hold it: no node lookup
+            continue
         node = root.named_descendant_for_byte_range(b, b + len(utf8(old)))
         parent = node.parent if node is not None else None
         if node is None or parent is None:
@@ -74,6 +87,39 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
                 continue
         out.append(edit)
     return out
+
+
+# the node types shorthand_fields looks at (as a parent, or as the node)
+_FIELD_SYNTAX = (
+    "shorthand_field_initializer",
+    "shorthand_property_identifier",
+    "shorthand_property_identifier_pattern",
+    "field_initializer",
+    "pair",
+    "pair_pattern",
+)
+
+
+@functools.cache
+def _has_field_syntax(language: str) -> bool:
+    """Whether the grammar has any node type :func:`shorthand_fields` reacts to."""
+    lang = get_language(language)
+    return any(lang.id_for_node_kind(kind, True) is not None for kind in _FIELD_SYNTAX)
+
+
+@functools.cache
+def _has_shorthands(language: str) -> bool:
+    lang = get_language(language)
+    return any(lang.id_for_node_kind(kind, True) is not None for kind in _FIELD_SYNTAX[:3])
+
+
+def _may_follow(source: bytes, at: int, chars: bytes) -> bool:
+    """Whether the last non-blank byte before ``at`` is one of ``chars``, or
+    is on an earlier line (where a comment may end)."""
+    i = at - 1
+    while i >= 0 and source[i] in b" \t\f\v":
+        i -= 1
+    return i >= 0 and (source[i] in chars or source[i] in b"\r\n")
 
 
 def diagnosed_occurrence(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
@@ -118,16 +164,19 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
     document = state.document
 
     def function_span(cp: int) -> tuple[int, int] | None:
+        """The cp span of the function holding ``cp`` (byte offsets of node
+        boundaries convert exactly, and in order: compare cps, not bytes)."""
         b = document.byte_offset_at(cp)
         try:
             node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
         except Exception:  # noqa: BLE001
             return None
-        return None if node is None else (node.start_byte, node.end_byte)
+        if node is None:
+            return None
+        return document.cp_offset_at_byte(node.start_byte), document.cp_offset_at_byte(node.end_byte)
 
     def inside(span: tuple[int, int], e: TextEditCp) -> bool:
-        b = document.byte_offset_at(e.start_cp)
-        return span[0] <= b < span[1]
+        return span[0] <= e.start_cp < span[1]
 
     span = function_span(site_cp)
     if span is not None:
