@@ -32,11 +32,11 @@ import train_ranker  # noqa: E402
 from nextedit.suggest.rank import WEIGHTS_ENV  # noqa: E402
 
 
-def _replay(args: tuple[str, str, list[str]]) -> list[dict[str, Any]]:
-    path, weights_path, overrides = args
+def _replay(args: tuple[str, str, list[str], bool]) -> replay_inprocess.FileResult:
+    path, weights_path, overrides, collect = args
     os.environ[WEIGHTS_ENV] = weights_path
     replay_inprocess.apply_overrides(overrides)
-    return replay_inprocess.replay_file(path).queries
+    return replay_inprocess.replay_file(path, collect)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,8 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--target", type=float, default=0.9, help="the pooled precision thresholds are chosen for")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--model", choices=["logistic", "trees"], default="logistic")
+    ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
     ap.add_argument("--json", help="write the per-repository table as JSON")
     ap.add_argument("--explain", help="write one JSON line per query")
+    ap.add_argument(
+        "--collect",
+        metavar="FILE",
+        help="write the candidates seen with the held-out models in the loop (on-policy data)",
+    )
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     args = ap.parse_args(argv)
 
@@ -57,17 +64,28 @@ def main(argv: list[str] | None = None) -> int:
     names = sorted({k for r in rows for k in r["vector"]})
     x = train_ranker.design(rows, names)
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
+    extra = train_ranker.load_extra(args.fit_extra, names)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for path in args.traces:
             repo = replay_inprocess.file_repo(path)
-            coef, bias, threshold = train_ranker.heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target)
+            model, threshold = train_ranker.heldout_model(
+                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra
+            )
             print(f"{repo}: threshold {threshold:.2f} chosen without it", file=sys.stderr)
             wpath = Path(tmp) / f"{repo}.json"
-            wpath.write_text(json.dumps(train_ranker.weights_json(names, coef, bias, threshold)))
-            jobs.append((path, str(wpath), args.set))
+            wpath.write_text(json.dumps(model.to_json(threshold)))
+            jobs.append((path, str(wpath), args.set, args.collect is not None))
+        queries: list[dict[str, Any]] = []
+        collected = open(args.collect, "w") if args.collect else None  # noqa: SIM115
         with multiprocessing.Pool(args.jobs) as pool:
-            queries = [q for result in pool.imap(_replay, jobs) for q in result]
+            for result in pool.imap(_replay, jobs):
+                queries.extend(result.queries)
+                if collected is not None:
+                    for c in result.candidates:
+                        collected.write(json.dumps(c) + "\n")
+        if collected is not None:
+            collected.close()
     table = replay_inprocess.summarize(queries)
     replay_inprocess.print_table(table)
     if args.json:

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from nextedit.bench.events import Change, Close, End, Focus, Open, Query
-from nextedit.bench.portable_regex import is_portable
 from nextedit.bench.readers import load_sessions
 from nextedit.bench.score import (
     CpExpected,
@@ -50,6 +49,7 @@ from nextedit.suggest.filters import clean_edits
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TriggerKind
 from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.text import Document, PositionEncoding
+from nextedit.text.portable_regex import is_portable
 
 KINDS = SuggestionKinds(jump=True, search_and_replace=True)
 
@@ -215,7 +215,9 @@ def _collect(
     doc = sess.documents[q.uri].document
     request_cp = doc.offset_at(position(q.position), sess.encoding)
     request = SuggestRequest(q.uri, q.version, request_cp, trigger_kind=TriggerKind(q.trigger_kind))
-    ranking = sess.engine.rank(sess, request, sess.kinds, sess._rejected)
+    if sess.feedback is not None:
+        sess.engine.feedback_counts = sess.feedback.verdicts_by_suggester()
+    ranking = sess.engine.rank(sess, request, sess.kinds, sess._rejected, rejected_rules=sess._rejected_rules)
     assert ranking.context is not None or not ranking.candidates
     for rank_, cand in enumerate(ranking.candidates):
         fitted = fit_kinds(cand, sess.kinds)

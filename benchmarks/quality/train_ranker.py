@@ -25,6 +25,7 @@ import collections
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,79 @@ def design(rows: list[dict], names: list[str]) -> np.ndarray:
             if i is not None:
                 x[r, i] = v
     return x
+
+
+@dataclass
+class Fitted:
+    """A fitted model: probabilities for a design matrix, and the JSON the engine reads."""
+
+    kind: str
+    names: list[str]
+    coef: np.ndarray | None = None
+    bias: float = 0.0
+    trees: Any = None  # sklearn GradientBoostingClassifier
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        if self.kind == "trees":
+            return self.trees.predict_proba(x)[:, 1]
+        assert self.coef is not None
+        return 1.0 / (1.0 + np.exp(-np.clip(x @ self.coef + self.bias, -30, 30)))
+
+    def to_json(self, threshold: float, **meta: Any) -> dict:
+        """The file the engine reads: the operating point is folded into the
+        constant, so the engine's default threshold 0.5 answers exactly when
+        the model's probability reaches ``threshold``."""
+        shift = math.log(threshold / (1.0 - threshold))
+        if self.kind == "trees":
+            return {
+                "model": "trees",
+                "operating_point": threshold,
+                **meta,
+                **_export_trees(self.trees, self.names, shift),
+            }
+        assert self.coef is not None
+        weights = {"bias": round(self.bias - shift, 6)}
+        weights.update({n: round(float(c), 6) for n, c in zip(self.names, self.coef, strict=True) if abs(c) > 1e-9})
+        return {"model": "logistic", "operating_point": threshold, **meta, "weights": weights}
+
+
+def _export_trees(model: Any, names: list[str], shift: float) -> dict:
+    """sklearn's gradient-boosted trees as ``nextedit.suggest.ranker_model.Trees`` reads them."""
+    init = float(model._raw_predict_init(np.zeros((1, len(names))))[0, 0]) - shift
+    rate = model.learning_rate
+    trees = []
+    for estimator in model.estimators_[:, 0]:
+        t = estimator.tree_
+        nodes = []
+        for i in range(t.node_count):
+            leaf = t.children_left[i] == -1
+            nodes.append(
+                [
+                    -1 if leaf else int(t.feature[i]),
+                    0.0 if leaf else round(float(t.threshold[i]), 6),
+                    0 if leaf else int(t.children_left[i]),
+                    0 if leaf else int(t.children_right[i]),
+                    round(float(t.value[i][0][0]) * rate, 6) if leaf else 0.0,
+                ]
+            )
+        trees.append(nodes)
+    return {"features": names, "init": round(init, 6), "trees": trees}
+
+
+def fit_model(x: np.ndarray, y: np.ndarray, names: list[str], kind: str, l2: float) -> Fitted:
+    if kind == "trees":
+        from sklearn.ensemble import GradientBoostingClassifier
+
+        model = GradientBoostingClassifier(
+            n_estimators=TREES, max_depth=3, learning_rate=0.1, subsample=0.8, random_state=0
+        )
+        model.fit(x, y)
+        return Fitted("trees", names, trees=model)
+    coef, bias = fit(x, y, l2)
+    return Fitted("logistic", names, coef=coef, bias=bias)
+
+
+TREES = 100
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float, iters: int = 30) -> tuple[np.ndarray, float]:
@@ -109,18 +183,31 @@ def ratios(k: collections.Counter) -> tuple[float, float, float]:
 
 
 def out_of_sample(
-    rows: list[dict], x: np.ndarray, y: np.ndarray, l2: float, without: str | None = None
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    l2: float,
+    without: str | None = None,
+    names: list[str] | None = None,
+    kind: str = "logistic",
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
 ) -> dict[int, float]:
     """Each row's probability from a model fitted on the other repositories
-    (never on its own, and never on ``without``)."""
+    (never on its own, and never on ``without``); ``extra`` rows (other
+    replays of the same traces) join the fitting, by the same rule."""
     repos = sorted({r["repo"] for r in rows} - {without})
     row_repo = np.array([r["repo"] for r in rows])
+    extra_repo = np.array([r["repo"] for r in extra[0]]) if extra is not None else None
     probs: dict[int, float] = {}
     for repo in repos:
         train = (row_repo != repo) & (row_repo != without)
         test = row_repo == repo
-        coef, bias = fit(x[train], y[train], l2)
-        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), predict(x[test], coef, bias), strict=True):
+        fx, fy = x[train], y[train]
+        if extra is not None and extra_repo is not None:
+            keep = (extra_repo != repo) & (extra_repo != without)
+            fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
+        model = fit_model(fx, fy, names, kind, l2)
+        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
             probs[id(row)] = float(p)
     return probs
 
@@ -141,16 +228,6 @@ def choose_threshold(
     return best_t
 
 
-def weights_json(names: list[str], coef: np.ndarray, bias: float, threshold: float, **meta: Any) -> dict:
-    """The file the engine reads: the operating point is folded into the bias,
-    so that the engine's default threshold 0.5 answers exactly when the
-    model's probability reaches ``threshold``."""
-    shift = math.log(threshold / (1.0 - threshold))
-    weights = {"bias": round(bias - shift, 6)}
-    weights.update({n: round(float(c), 6) for n, c in zip(names, coef, strict=True) if abs(c) > 1e-9})
-    return {"model": "logistic", "operating_point": threshold, **meta, "weights": weights}
-
-
 def heldout_model(
     rows: list[dict],
     x: np.ndarray,
@@ -160,16 +237,30 @@ def heldout_model(
     repo: str,
     l2: float,
     target: float,
-) -> tuple[np.ndarray, float, float]:
+    names: list[str],
+    kind: str = "logistic",
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
+) -> tuple[Fitted, float]:
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
     predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(rows, x, y, l2, without=repo)
+    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra)
     others = [q for q in queries if q["repo"] != repo]
     threshold = choose_threshold(others, cands, inner, target)
     mask = np.array([r["repo"] != repo for r in rows])
-    coef, bias = fit(x[mask], y[mask], l2)
-    return coef, bias, threshold
+    fx, fy = x[mask], y[mask]
+    if extra is not None:
+        keep = np.array([r["repo"] != repo for r in extra[0]])
+        fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
+    return fit_model(fx, fy, names, kind, l2), threshold
+
+
+def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
+    """Candidates of other replays, for fitting only."""
+    if not paths:
+        return None
+    rows = [json.loads(line) for p in paths for line in open(p)]
+    return rows, design(rows, names), np.array([1.0 if r["correct"] else 0.0 for r in rows])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", required=True)
     ap.add_argument("--out", help="write the weights fitted on every repository here")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--model", choices=["logistic", "trees"], default="logistic")
+    ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
     ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
     ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
     ap.add_argument("--nested", action="store_true", help="also simulate with nested thresholds (slower)")
@@ -189,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     x = design(rows, names)
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     repos = sorted({q["repo"] for q in queries})
-    probs = out_of_sample(rows, x, y, args.l2)
+    extra = load_extra(args.fit_extra, names)
+    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra)
 
     print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
     for t in [float(v) for v in args.thresholds.split(",")]:
@@ -203,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.nested:
         total: collections.Counter = collections.Counter()
         for repo in repos:
-            _coef, _bias, t = heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target)
+            _model, t = heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra)
             held = [q for q in queries if q["repo"] == repo]
             k = simulate(held, cands, probs, t)[repo]
             total.update(k)
@@ -214,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.out:
         threshold = choose_threshold(queries, cands, probs, args.target)
-        coef, bias = fit(x, y, args.l2)
-        data = weights_json(names, coef, bias, threshold, trained_on=repos, candidates=len(rows))
+        fx, fy = (x, y) if extra is None else (np.vstack([x, extra[1]]), np.concatenate([y, extra[2]]))
+        model = fit_model(fx, fy, names, args.model, args.l2)
+        data = model.to_json(threshold, trained_on=repos, candidates=len(fy))
         Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)
     return 0

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from nextedit.settings import DEFAULT_MIN_CONFIDENCE
@@ -86,8 +86,8 @@ class SuggestionEngine:
         self.strict = strict
         self.ranker = ranker if ranker is not None else Ranker()
         self._promise: _Promise | None = None
-        # suggester name -> past acceptance rate (set by the session from the feedback log)
-        self.acceptance: Callable[[str], float | None] | None = None
+        # suggester name -> (accepted, accepted + rejected) from the feedback log (set by the session)
+        self.feedback_counts: Mapping[str, tuple[int, int]] = {}
 
     def suggest(
         self,
@@ -96,11 +96,12 @@ class SuggestionEngine:
         kinds: SuggestionKinds,
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
+        rejected_rules: Mapping[str, int] | None = None,
     ) -> SuggestOutcome:
         promised = self._promised(workspace, request, rejected)
         if promised is not None:
             return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
-        ranking = self.rank(workspace, request, kinds, rejected, cancelled)
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules)
         notes = list(ranking.notes)
         if ranking.reason is not None or ranking.context is None:
             return SuggestOutcome((), ranking.reason, tuple(notes))
@@ -145,6 +146,7 @@ class SuggestionEngine:
         kinds: SuggestionKinds,
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
+        rejected_rules: Mapping[str, int] | None = None,
     ) -> Ranking:
         """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
@@ -160,7 +162,9 @@ class SuggestionEngine:
             kinds=kinds,
             edits=tuple(state.history.edits()),
             rejected=rejected,
+            rejected_rules=rejected_rules or {},
             cancelled=cancelled,
+            feedback=self.feedback_counts,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []
@@ -205,7 +209,7 @@ class SuggestionEngine:
         if not kept:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
         kept = _with_support(kept)
-        kept = [dataclasses.replace(c, score=self.ranker.score(c, context, self.acceptance)) for c in kept]
+        kept = [dataclasses.replace(c, score=self.ranker.score(c, context)) for c in kept]
         kept.sort(key=lambda c: c.score, reverse=True)
         return Ranking(context, tuple(kept), None, tuple(notes))
 

@@ -102,10 +102,11 @@ class CandidateFeatures:
     comment: bool = False  # the change lies in a comment
     same_function: bool = False  # the site is in the function of the newest example
     same_line_text: bool = False  # the site's line reads exactly like the example's before
+    same_line_shape: bool = False  # ... with numbers and strings set aside
     above_source: bool = False  # the site lies above the newest example
     new_literal: bool = False  # the change types a new string/number value
     identifier_only: bool = False  # identifiers replaced one for one
-    defined_here: bool = True  # (rename) the binding has a definition in this file
+    defined_here: bool = False  # (rename) the binding has a definition in this file
     occurrences: int = 0  # (rename) occurrences of the binding left
     at_definition: bool = False  # (rename) the developer renamed it where it is defined
     imported: bool = False  # (rename) the binding comes from an import
@@ -146,6 +147,8 @@ class Candidate:
     features: CandidateFeatures = field(default_factory=lambda: CandidateFeatures())
     # a rename's bounded group for clients without ``rename`` (see suggest/rename)
     fallback_edits: tuple[TextEditCp, ...] | None = None
+    # seq of the newest developer edit that is an example of this candidate's rule
+    example_seq: int = 0
 
 
 class SilenceReason(StrEnum):

@@ -25,15 +25,13 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
-from collections.abc import Callable, Iterable
-from importlib import resources
 from pathlib import Path
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
+from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
@@ -41,7 +39,6 @@ __all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
 log = logging.getLogger(__name__)
 
 WEIGHTS_ENV = "NEXTEDIT_RANKER_WEIGHTS"
-_WEIGHTS_FILE = "ranker_weights.json"
 
 
 def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
@@ -95,6 +92,18 @@ def _repeats(context: SuggestContext) -> float:
     return repeats / (len(edits) - 1)
 
 
+def online_adjustment(context: SuggestContext, candidate: Candidate) -> float:
+    """A shift of the logit from what this installation's user said of the
+    suggester: accepted against *explicitly* rejected suggestions (a
+    suggestion ``ignored`` while typing on is no verdict), with a prior of two
+    of each, half weight, at most ±1. No feedback, no shift."""
+    accepted, total = context.feedback.get(candidate.suggester, (0, 0))
+    if total == 0:
+        return 0.0
+    rate = (accepted + 2) / (total + 4)
+    return max(-1.0, min(1.0, 0.5 * math.log(rate / (1.0 - rate))))
+
+
 def _log(x: float) -> float:
     return math.log1p(max(0.0, x))
 
@@ -107,7 +116,6 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         f"kind={candidate.kind}": 1.0,
         f"family={candidate.suggester}:{f.family}": 1.0,
         f"shape={f.shape}": 1.0,
-        "confidence": max(0.0, min(1.0, candidate.score)),
         "log_examples": _log(f.examples - 1),
         "log_source_age": _log(f.source_age),
         "newest_source": 1.0 if f.source_age == 0 else 0.0,
@@ -126,12 +134,16 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "comment": float(f.comment),
         "same_function": float(f.same_function),
         "same_line_text": float(f.same_line_text),
+        "same_line_shape": float(f.same_line_shape),
         "above_source": float(f.above_source),
         "new_literal": float(f.new_literal),
         "identifier_only": float(f.identifier_only),
         "defined_here": float(f.defined_here),
         "log_occurrences": _log(f.occurrences),
-        "at_definition": float(f.at_definition),
+        # a rename typed at the definition leaves every use dangling; one that
+        # rewrote the definition line besides the name says less
+        "clean_definition_rename": float(f.at_definition and f.identifier_only and f.defined_here and not f.partial),
+        "rewritten_definition": float(f.at_definition and not f.identifier_only),
         "imported": float(f.imported),
         "member": float(f.member),
         "partial": float(f.partial),
@@ -142,55 +154,73 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "between_examples": float(f.between_examples),
         "done_ratio": f.examples / (f.examples + f.sites),
     }
+    if candidate.suggester == "rename" and f.family in ("binding", "cross-file", "tokens"):
+        # a binding rename reads its evidence differently from a repeated edit:
+        # its own terms, so the model need not share weights across the two
+        out.update(
+            {
+                "rename_clean": float(f.identifier_only and not f.partial),
+                "rename_pure": float(f.identifier_only),
+                "rename_defined_here": float(f.defined_here),
+                "rename_log_occurrences": _log(f.occurrences),
+                "rename_log_done": _log(f.done - 1),
+            }
+        )
     out.update(request)
     return out
 
 
-def _load(path: Path | None) -> dict[str, float] | None:
-    try:
-        if path is not None:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        else:
-            data = json.loads(resources.files("nextedit.suggest").joinpath(_WEIGHTS_FILE).read_text("utf-8"))
-    except FileNotFoundError:
-        return None
-    weights = data["weights"]
-    if not isinstance(weights, dict):
-        raise ValueError("ranker weights: 'weights' must map feature names to numbers")
-    return {str(k): float(v) for k, v in weights.items()}
+# Repairs too rare in the traces to learn (a handful of examples, or none: a
+# trace replays one document, so no other file imports the renamed name): the
+# code does not compile until they are made, so their suggester's own
+# confidence stands.
+_OWN_CONFIDENCE = frozenset({("signature", "removed-argument"), ("rename", "cross-file")})
+
+# A rename that changed nothing but the name (and skipped no occurrence) answers from
+# this probability on, below the general operating point: on the traces such
+# renames are right about 70% of the time, and a binding renamed at one site
+# but not the others leaves the code broken — finishing it is the developer's
+# likeliest next edit, the one an editor user expects first.
+CLEAN_RENAME_POINT = 0.5
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
 
 
 class Ranker:
-    """Scores candidates: the learned model, then the online adjustments."""
+    """Scores candidates: the learned model (``None``: the suggesters' own
+    confidence), and the diagnostics preference."""
 
-    def __init__(self, weights: dict[str, float] | None = None) -> None:
-        if weights is None:
+    def __init__(self, model: Model | None = None) -> None:
+        if model is None:
             env = os.environ.get(WEIGHTS_ENV)
-            weights = _load(Path(env) if env else None)
-        self.weights = weights
+            model = load_model(Path(env) if env else None)
+        self.model = model
+
+    @classmethod
+    def untrained(cls) -> Ranker:
+        """A ranker without a model: each suggester's own confidence, lowered
+        with distance (tests of the engine's mechanics use it)."""
+        ranker = cls.__new__(cls)
+        ranker.model = None
+        return ranker
 
     def probability(self, candidate: Candidate, context: SuggestContext) -> float:
-        """The model's probability that ``candidate`` is a right next edit."""
+        """The model's probability that ``candidate`` is a right next edit
+        (shifted so that 0.5 is the operating point it was trained for)."""
         vector = feature_vector(candidate, request_features(context, candidate))
-        if self.weights is None:
+        if self.model is None or (candidate.suggester, candidate.features.family) in _OWN_CONFIDENCE:
             return _untrained(candidate, vector)
-        z = self.weights.get("bias", 0.0)
-        for name, value in vector.items():
-            z += self.weights.get(name, 0.0) * value
+        z = self.model.logit(vector) + online_adjustment(context, candidate)
+        if vector.get("rename_clean"):
+            # its own operating point (see CLEAN_RENAME_POINT)
+            z += _logit(self.model.operating_point) - _logit(CLEAN_RENAME_POINT)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def score(
-        self,
-        candidate: Candidate,
-        context: SuggestContext,
-        acceptance: Callable[[str], float | None] | None = None,
-    ) -> float:
+    def score(self, candidate: Candidate, context: SuggestContext) -> float:
         """The candidate's final score (higher is better; the engine's threshold applies)."""
         value = self.probability(candidate, context)
-        if acceptance is not None:
-            rate = acceptance(candidate.suggester)
-            if rate is not None:
-                value *= 0.8 + 0.4 * max(0.0, min(1.0, rate))
         if context.request.trigger_kind is TriggerKind.DIAGNOSTIC and _touches_diagnostic(candidate, context):
             value *= 1.2
         return value
@@ -213,10 +243,3 @@ def _touches_diagnostic(candidate: Candidate, context: SuggestContext) -> bool:
             if edit.start_cp <= diag.end_cp and edit.end_cp >= diag.start_cp:
                 return True
     return False
-
-
-def describe(candidate: Candidate, context: SuggestContext, weights: dict[str, float]) -> Iterable[str]:
-    """The largest contributions to a candidate's score (for the debug log)."""
-    vector = feature_vector(candidate, request_features(context, candidate))
-    parts = sorted(((weights.get(k, 0.0) * v, k) for k, v in vector.items()), key=lambda t: -abs(t[0]))
-    return (f"{name} {value:+.2f}" for value, name in parts[:6] if value)

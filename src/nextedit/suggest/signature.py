@@ -244,6 +244,7 @@ class SignatureSuggester:
                     evidence=evidence + (f"argument {i + 1} dropped like parameter `{_param_name(before_pieces[i])}`",),
                     fingerprint=f"{fingerprint}:{call_line}",
                     cursor_cp=s_cp,
+                    example_seq=edit.seq,
                     features=CandidateFeatures(family="removed-argument", shape="delete", sites=len(pending)),
                 )
             ]
@@ -257,6 +258,7 @@ class SignatureSuggester:
                 evidence=evidence,
                 fingerprint=f"{fingerprint}:{call_line}",
                 target_cp=call_cp,
+                example_seq=edit.seq,
                 features=CandidateFeatures(family="added-parameter", shape="none", sites=len(pending)),
             )
         ]

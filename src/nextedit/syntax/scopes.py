@@ -62,6 +62,7 @@ from nextedit.syntax.query_analysis import identifier_node_types, is_identifier_
 from nextedit.syntax.tree import SyntaxTree
 
 __all__ = [
+    "binding_definitions",
     "binding_occurrences",
     "enclosing_node",
     "identifier_at",
@@ -175,3 +176,23 @@ def is_file_level_binding(tree: SyntaxTree, source: bytes, byte_offset: int) -> 
         if occ is not None and occ.definition and not occ.def_kind.endswith(".import"):
             return True
     return False
+
+
+def binding_definitions(tree: SyntaxTree, source: bytes, byte_offset: int) -> list[tuple[int, str]] | None:
+    """``(start_byte, definition kind)`` of every definition in the binding of
+    the identifier at ``byte_offset`` (``@local.definition.KIND`` of
+    locals.scm: ``var``, ``parameter``, ``function``, ``import``…); ``None``
+    when there is no identifier there."""
+    node = _identifier_node(tree, byte_offset)
+    if node is None:
+        return None
+    found = resolve_binding(tree, source, node)
+    if found is None:
+        return []
+    resolver, _key, ranges = found
+    out = []
+    for start, _end in ranges:
+        occ = resolver.occurrence(start)
+        if occ is not None and occ.definition:
+            out.append((start, occ.def_kind))
+    return out

@@ -51,12 +51,12 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
+    BeforeBinding,
     binding_in_before,
     check_new_name,
     in_import,
@@ -120,7 +120,8 @@ class RenameSuggester:
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
             binding = result if isinstance(result, list) else []
-            text = _text_candidates(context, ev, rank, binding, self.name) if _TEXT_SITES else []
+            # the same name outside the binding: only once the binding itself is done
+            text = _text_candidates(context, ev, rank, binding, self.name) if _TEXT_SITES and not binding else []
             if binding or text:
                 return binding + text
         return SilenceReason.NO_CANDIDATES
@@ -160,14 +161,15 @@ class RenameSuggester:
 
         before = revert_sites(document, sites, old, new)
         anchor_before = map_to_before(ev.site_cp, sites, old, new)
-        file_level = False
+        resolved: BeforeBinding | None = None
         if state.syntax is not None:
             resolved = binding_in_before(state, before, anchor_before)
             if resolved is None:
                 return SilenceReason.NO_CANDIDATES
-            ranges_before, file_level = resolved
+            ranges_before = resolved.ranges
         else:
             ranges_before = token_occurrences(before.text, anchor_before)
+        file_level = resolved is not None and resolved.file_level
 
         site_set = {map_to_before(s, sites, old, new) for s in sites}
         edits: list[TextEditCp] = []
@@ -217,7 +219,7 @@ class RenameSuggester:
                 focus_cp = diagnosed.start_cp
                 evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
             fallback = fallback_group(state, edits, focus_cp)
-            facts = _binding_facts(state, ev, edits)
+            member = _anchor_is_member(state, ev)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -231,6 +233,7 @@ class RenameSuggester:
                     target_cp=target,
                     new_name=new,
                     fallback_edits=tuple(fallback),
+                    example_seq=ev.edit.seq,
                     features=CandidateFeatures(
                         family="binding" if state.syntax is not None else "tokens",
                         examples=len(sites),
@@ -242,10 +245,10 @@ class RenameSuggester:
                         shape="replace",
                         changed_tokens=2,
                         changed_chars=len(old) + len(new),
-                        defined_here=facts.defined_here,
-                        at_definition=facts.at_definition,
-                        member=facts.member,
-                        imported=facts.imported,
+                        defined_here=resolved is not None and resolved.defined_here,
+                        at_definition=resolved is not None and resolved.at_definition,
+                        member=member,
+                        imported=resolved is not None and resolved.imported,
                         partial=partial,
                         file_level=file_level,
                     ),
@@ -268,6 +271,7 @@ class RenameSuggester:
                             fingerprint=rename_fingerprint(other.uri, old, new),
                             target_cp=cross[0].start_cp,
                             new_name=new,
+                            example_seq=ev.edit.seq,
                             features=CandidateFeatures(
                                 family="cross-file",
                                 examples=len(sites),
@@ -284,43 +288,18 @@ class RenameSuggester:
         return candidates if candidates else SilenceReason.NO_CANDIDATES
 
 
-@dataclass(frozen=True, slots=True)
-class _BindingFacts:
-    at_definition: bool  # the developer renamed the binding where it is defined
-    defined_here: bool  # one occurrence defines it (not an import)
-    imported: bool  # one occurrence imports it
-    member: bool  # a member (``obj.name``), not a plain name
-
-
-# occurrences looked at for the facts (the first ones are enough to tell)
-_FACT_OCCURRENCES = 64
-
-
-def _binding_facts(state: DocumentStateView, ev: RenameEvidence, edits: list[TextEditCp]) -> _BindingFacts:
-    """What kind of binding the developer renamed, read off the current tree
-    (the renamed site reads NEW, the others still OLD)."""
+def _anchor_is_member(state: DocumentStateView, ev: RenameEvidence) -> bool:
+    """Whether the renamed site is a member name (``obj.name``)."""
     if state.syntax is None:
-        return _BindingFacts(False, False, False, False)
+        return False
     document = state.document
-    root = state.syntax.root
-
-    def node_at(cp: int, length: int) -> Node | None:
-        b = document.byte_offset_at(cp)
-        return root.named_descendant_for_byte_range(b, b + len(utf8(document.text[cp : cp + length])))
-
-    anchor = node_at(ev.site_cp, len(ev.new))
-    nodes = [anchor] + [node_at(e.start_cp, e.end_cp - e.start_cp) for e in edits[:_FACT_OCCURRENCES]]
-    present = [n for n in nodes if n is not None]
-    return _BindingFacts(
-        at_definition=anchor is not None and is_definition_name(anchor) and not in_import(anchor),
-        defined_here=any(is_definition_name(n) and not in_import(n) for n in present),
-        imported=any(in_import(n) for n in present),
-        member=anchor is not None and is_member(anchor),
-    )
+    b = document.byte_offset_at(ev.site_cp)
+    node = state.syntax.root.named_descendant_for_byte_range(b, b + len(utf8(ev.new)))
+    return node is not None and is_member(node)
 
 
 # same-name occurrences outside the binding offered as candidates (0: none)
-_TEXT_SITES = 0
+_TEXT_SITES = 3
 _TEXT_MAX_OCCURRENCES = 64
 
 
@@ -329,8 +308,9 @@ def _text_candidates(
 ) -> list[Candidate]:
     """The developer's rename at the other whole-word occurrences of OLD that
     the binding does not reach — another binding of the same name (a pytest
-    fixture's parameter in another test), a comment, a string, a language
-    without scopes — one site per candidate; the ranker weighs them."""
+    fixture's parameter in another test), a name defined elsewhere — one site
+    per candidate; the ranker weighs them. Never in a comment or a string, and
+    never another local variable of the same name."""
     text = context.text
     old, new = ev.old, ev.new
     taken = {e.start_cp for c in binding for e in c.edits}
@@ -339,6 +319,11 @@ def _text_candidates(
         return []
     renamed = renamed_sites(context.edits, old, new)
     cursor = context.cursor_cp
+    starts = [
+        s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
+    ]
+    if not starts:
+        return []
     starts.sort(key=lambda s: (s < cursor, s))
     document = context.document
     out = []
@@ -356,6 +341,7 @@ def _text_candidates(
                 evidence=(f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",),
                 fingerprint=f"rename-text:{context.uri}:{old}->{new}@{text[line_start:line_end].strip()}",
                 cursor_cp=start + len(new),
+                example_seq=ev.edit.seq,
                 features=CandidateFeatures(
                     family="text",
                     examples=max(1, len(renamed)),
@@ -366,13 +352,55 @@ def _text_candidates(
                     identifier_only=ev.pure,
                     changed_tokens=2,
                     changed_chars=len(old) + len(new),
-                    comment=_in_comment_or_string(context, start, len(old)),
                     occurrences=len(binding[0].edits) if binding else 0,
                     lines_from_examples=near,
                 ),
             )
         )
     return out
+
+
+def _outside_other_locals(context: SuggestContext, starts: list[int], length: int) -> list[int]:
+    """``starts`` less the occurrences of another *local variable* of the same
+    name (defined in this file, not as a parameter): a developer renaming one
+    function's ``total`` leaves another function's ``total`` alone. Same-named
+    parameters (a test fixture renamed test by test), comments, strings and
+    names defined elsewhere stay."""
+    tree = context.syntax
+    if tree is None:
+        return starts
+    from nextedit.syntax import scopes
+
+    document = context.document
+    source = document.source_bytes
+    root = tree.root
+    excluded: set[int] = set()
+    kept = []
+    for start in starts:
+        b = document.byte_offset_at(start)
+        if b in excluded:
+            continue
+        ranges = scopes.binding_occurrences(tree, source, b) or []
+        nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
+        local = any(
+            n is not None and is_definition_name(n) and not in_import(n) and not _in_parameters(n) for n in nodes
+        )
+        if local:
+            excluded.update(s for s, _ in ranges)
+            continue
+        kept.append(start)
+    return kept
+
+
+def _in_parameters(node: Node) -> bool:
+    anc = node.parent
+    for _ in range(3):
+        if anc is None:
+            return False
+        if "parameter" in anc.type:
+            return True
+        anc = anc.parent
+    return False
 
 
 def _in_comment_or_string(context: SuggestContext, start: int, length: int) -> bool:

@@ -393,54 +393,20 @@ def literal_specificity(rule: Rule) -> float:
     return total
 
 
-ONE_EXAMPLE_LINE_ONLY = False
-EV2_MIN_LITERAL = 4.0
-SINGLE_IDENT_MIN_LITERAL = 4.0
-
-
-def _rename_like(info: dict) -> bool:
-    """An identifier grown or shrunk (``name`` -> ``name_filter``): a rename of
-    one binding, whose other sites the rename suggester knows better."""
-    old, new = info.get("old_text", ""), info.get("new_text", "")
-    return bool(old and new) and len(new) > len(old) and (new.startswith(old) or new.endswith(old))
-
-
-# the ranker judges what the strict gate would refuse: only rules with almost
-# no fixed text are refused (its facts are the ranker's features)
-PERMISSIVE = False
-PERMISSIVE_MIN_LITERAL = 1.5
+# A rule must carry some fixed text; everything else about it — one example
+# or two, prose, a new literal, an insertion — is the ranker's to weigh
+# (the facts in ``Rule.info`` become :class:`~nextedit.suggest.model.CandidateFeatures`).
+MIN_LITERAL = 1.5
 
 
 def acceptable(rule: Rule) -> bool:
-    """Is the rule specific enough to be suggested with its evidence?"""
+    """Does the rule state a change specific enough to be weighed? An
+    insertion or deletion needs an anchor (a context token on one side), and
+    the before side some fixed identifier, string or punctuation text."""
     info = rule.info
-    if PERMISSIVE:
-        n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
-        if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
-            return False  # an insertion or deletion needs an anchor
-        return literal_specificity(rule) >= PERMISSIVE_MIN_LITERAL
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
-    if reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text):
+    if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
         return False
-    if rule.evidence < 2 and (info.get("prose") or info.get("comment")):
-        return False
-    lit = literal_specificity(rule)
-    single_ident = info.get("single_ident", False)
-    if rule.evidence >= 2:
-        if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 and info.get("kr", 0) >= 1):
-            return False
-        if single_ident and info.get("kl", 0) + info.get("kr", 0) < 2:
-            return False
-        return lit >= EV2_MIN_LITERAL
-    # one example: only replacements, specific ones
-    if n_old == 0 or n_new == 0:
-        return False
-    if info.get("new_literal"):
-        return False  # a new value typed in (a string, a number): data, not a pattern
-    if ONE_EXAMPLE_LINE_ONLY and not info.get("line_rule"):
-        return False
-    if single_ident and _rename_like(info):
-        return False
-    if single_ident and not info.get("line_rule") and (info.get("kl", 0) < 2 or lit < SINGLE_IDENT_MIN_LITERAL):
-        return False
-    return lit >= 4.0 and info.get("old_spec", 0.0) >= 1.0
+    if info.get("single_ident") and not info.get("line_rule") and info.get("kl", 0) + info.get("kr", 0) < 2:
+        return False  # a bare identifier swapped: a rename, whose binding the rename suggester knows
+    return literal_specificity(rule) >= MIN_LITERAL

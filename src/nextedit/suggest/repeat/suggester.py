@@ -24,10 +24,12 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
+from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.lines import LineRule, line_rules, line_sites
 from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
@@ -45,11 +47,11 @@ log = logging.getLogger(__name__)
 _MAX_CANDIDATES = 3
 # how many history edits the synthesis looks at, how many of them may be a
 # rule's newest example, and how many rules (one per source) it proposes
-_HISTORY = 10
-_SOURCES = 4
-_PROPOSALS = 1
+_HISTORY = 24
+_SOURCES = 20
+_PROPOSALS = 4
 # whole-line rules: how many sources, and sites per rule offered
-_LINE_SOURCES = 0
+_LINE_SOURCES = 20
 _LINE_SITES_LIMIT = 60
 
 
@@ -161,6 +163,8 @@ class RepeatEditSuggester:
         proposals = repeat_proposals(context)
         candidates: list[Candidate] = []
         candidates.extend(_line_candidates(context, self.name))
+        renames = _renamed_pairs(context)
+        category = _categorizer(context) if renames else None
         for proposal in proposals:
             rule = proposal.rule
             evidence = evidence_lines(proposal)
@@ -168,6 +172,8 @@ class RepeatEditSuggester:
             for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
                 if context.cancelled():
                     return SilenceReason.CANCELLED
+                if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
+                    continue  # that identifier's rename is the rename suggester's (it knows the binding)
                 candidates.append(
                     Candidate(
                         kind="edit",
@@ -178,6 +184,7 @@ class RepeatEditSuggester:
                         evidence=evidence,
                         fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                         cursor_cp=site.start + len(site.new_text),
+                        example_seq=max(e.seq for e in rule.examples),
                         features=rule_features(
                             proposal,
                             rank,
@@ -186,7 +193,51 @@ class RepeatEditSuggester:
                         ),
                     )
                 )
-        return candidates or SilenceReason.NO_CANDIDATES
+        return [
+            c
+            for c in candidates
+            if not _renames_an_identifier(
+                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
+            )
+        ] or SilenceReason.NO_CANDIDATES
+
+
+def _renames_an_identifier(
+    text: str,
+    start: int,
+    end: int,
+    new: str,
+    renames: set[tuple[str, str]],
+    category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
+) -> bool:
+    """Whether replacing ``text[start:end]`` by ``new`` turns one whole
+    identifier *of code* into another the way one of ``renames`` does (a
+    word in a comment or a string is no binding: it stays a repeat)."""
+    if not renames or (new and not _WORD.fullmatch(new)):
+        return False
+    ws = start
+    while ws > 0 and _WORD.match(text, ws - 1):
+        ws -= 1
+    we = end
+    while we < len(text) and _WORD.match(text, we):
+        we += 1
+    if (text[ws:we], text[ws:start] + new + text[end:we]) not in renames:
+        return False
+    where = category(ws, we) if category is not None else None
+    return where is not None and where[0] == "code"
+
+
+_WORD = re.compile(r"[\w$]+")
+
+
+def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
+    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent edits."""
+    pairs = set()
+    for edit in context.edits[-_HISTORY:]:
+        found = identifier_renames(edit)
+        if found is not None:
+            pairs.add((found[0], found[1]))
+    return pairs
 
 
 def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
@@ -234,6 +285,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                     evidence=evidence,
                     fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                     cursor_cp=site.start + len(site.new_text),
+                    example_seq=max(r.example.seq for _, r in members),
                     features=CandidateFeatures(
                         family=kind,
                         examples=len(members),
@@ -248,6 +300,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         shape=shape,
                         whole_line=True,
                         same_line_text=True,
+                        same_line_shape=True,
                         prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
                         comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
                         above_source=above,
@@ -270,8 +323,10 @@ def _placement(context: SuggestContext, site_cp: int, example_cps: Sequence[int]
     return nearest, min(lines) < line < max(lines), site_cp < example_cps[-1]
 
 
-def _same_line(text: str, start: int, end: int, example: PastEdit) -> bool:
-    """Whether the site's line(s) read like the example's line(s) before its edit (indentation free)."""
+def _same_line(text: str, start: int, end: int, example: PastEdit) -> tuple[bool, bool]:
+    """Whether the site's line(s) read like the example's line(s) before its
+    edit (indentation free): exactly, and with their numbers and strings set
+    aside (``assertEquals(1, 1)`` and ``assertEquals(2, 2)``: the same shape)."""
     ls = text.rfind("\n", 0, start) + 1
     le = text.find("\n", end)
     le = len(text) if le < 0 else le
@@ -279,16 +334,25 @@ def _same_line(text: str, start: int, end: int, example: PastEdit) -> bool:
     ee = text.find("\n", example.new_end)
     ee = len(text) if ee < 0 else ee
     if le - ls > 2000 or ee - es > 2000:
-        return False
+        return False, False
     before = text[es : example.start] + example.old + text[example.new_end : ee]
-    return text[ls:le].strip() == before.strip()
+    site = text[ls:le].strip()
+    return site == before.strip(), _shape(site) == _shape(before.strip())
+
+
+_LITERAL = re.compile(r"""\d[\w.]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\s+""")
+
+
+def _shape(line: str) -> str:
+    """``line`` with numbers, strings and whitespace runs set aside."""
+    return _LITERAL.sub(lambda m: " " if m.group().isspace() else "#", line)
 
 
 def rule_features(
     proposal: RuleProposal,
     site_rank: int,
     placement: tuple[int, bool, bool] = (0, False, False),
-    same_line: bool = False,
+    same_line: tuple[bool, bool] = (False, False),
 ) -> CandidateFeatures:
     """The ranker's view of one site of a repeat rule."""
     rule = proposal.rule
@@ -317,5 +381,6 @@ def rule_features(
         lines_from_examples=placement[0],
         between_examples=placement[1],
         above_source=placement[2],
-        same_line_text=same_line,
+        same_line_text=same_line[0],
+        same_line_shape=same_line[1],
     )

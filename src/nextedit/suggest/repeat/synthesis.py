@@ -74,7 +74,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import acceptable, rules_for
+from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
 from nextedit.suggest.repeat.sites import (
     find_sites,
     node_category,  # noqa: F401
@@ -101,6 +101,8 @@ _MAX_SITES_ONE_EXAMPLE = 12
 _MAX_SITES_TWO_EXAMPLES = 60
 # rules scanned per request
 _MAX_RULE_SCANS = 150
+# fixed identifier/string text a rule should carry to be tried before vaguer ones
+SPECIFIC_LITERAL = 4.0
 
 
 def synthesize(
@@ -146,9 +148,10 @@ def synthesize(
         if _is_undone(src.edit, recent):
             continue
         earlier = examples[: len(examples) - len(sources) + idx]
-        for rule in rules_for(text, [*earlier, src]):
-            if not acceptable(rule):
-                continue
+        rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
+        # a rule with enough fixed text first; a vaguer one only when none has sites
+        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
+        for rule in specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             scans += 1
