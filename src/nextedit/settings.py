@@ -16,6 +16,11 @@ JSON key           meaning                                    default
 ``minConfidence``  the score (0–1) a suggestion needs          ``0.5``
 ``languages``      languageIds (or grammar names) that get    every language
                    suggestions; ``null`` for all
+``provider``       the model asked when synthesis is silent:  none
+                   ``{"url", "model", "budgetMs", "format",
+                   "regionTokens", "headers", "apiType"}``,
+                   ``null`` for none (see
+                   :class:`~nextedit.provider.config.ProviderConfig`)
 =================  =========================================  ================
 
 A kind is offered only when the user allows it *and* the client advertised
@@ -35,6 +40,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nextedit.provider.config import (
+    DEFAULT_BUDGET_MS,
+    DEFAULT_REGION_TOKENS,
+    FORMATS,
+    ProviderConfig,
+    ProviderConfigError,
+    check_base_url,
+)
+
 if TYPE_CHECKING:  # the engine imports this module: no import back at run time
     from nextedit.suggest.engine import SuggestionEngine
     from nextedit.suggest.model import SuggestionKinds
@@ -46,7 +60,7 @@ DEFAULT_MIN_CONFIDENCE = 0.5
 
 #: the section name under which editors keep our settings (``settings.nextedit``)
 SECTION = "nextedit"
-_KEYS = ("kinds", "minConfidence", "languages")
+_KEYS = ("kinds", "minConfidence", "languages", "provider")
 _KIND_KEYS = {"jump": "jump", "searchAndReplace": "search_and_replace"}
 
 
@@ -58,6 +72,8 @@ class Settings:
     search_and_replace: bool = True
     min_confidence: float = DEFAULT_MIN_CONFIDENCE
     languages: frozenset[str] | None = None
+    # the model behind the engine (disabled: no url); its headers never reach repr
+    provider: ProviderConfig = dataclasses.field(default_factory=ProviderConfig)
 
     def kinds(self, client: SuggestionKinds) -> SuggestionKinds:
         """The kinds to offer: what the client advertised, less what the user turned off."""
@@ -110,6 +126,10 @@ class Settings:
                 changes["languages"] = frozenset(value)
             else:
                 problems.append(f'{where}.languages must be a list of languageIds like ["python", "rust"], or null')
+        if "provider" in values:
+            provider, found = self.provider.read(values["provider"], f"{where}.provider")
+            changes["provider"] = provider
+            problems.extend(found)
         return dataclasses.replace(self, **changes), problems
 
     @classmethod
@@ -122,6 +142,13 @@ class Settings:
             search_and_replace=not getattr(args, "no_search_and_replace", False),
             min_confidence=DEFAULT_MIN_CONFIDENCE if confidence is None else confidence,
             languages=frozenset(languages) if languages else None,
+            provider=ProviderConfig.from_flags(
+                getattr(args, "provider_url", None),
+                model=getattr(args, "provider_model", None),
+                budget_ms=getattr(args, "provider_budget_ms", None),
+                prompt_format=getattr(args, "provider_format", None),
+                region_tokens=getattr(args, "provider_region_tokens", None),
+            ),
         )
 
 
@@ -147,12 +174,32 @@ def _confidence(text: str) -> float:
     return value
 
 
+def _url(text: str) -> str:
+    try:
+        return check_base_url(text)
+    except ProviderConfigError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} {exc.problem}") from None
+
+
+def _whole_number(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not from {low} to {high}")
+        return value
+
+    return parse
+
+
 def _languages(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def add_flags(parser: argparse.ArgumentParser) -> None:
-    """``--no-jump``, ``--no-search-and-replace``, ``--min-confidence``, ``--languages``."""
+    """``--no-jump``, ``--no-search-and-replace``, ``--min-confidence``, ``--languages``, ``--provider-*``."""
     group = parser.add_argument_group("suggestions")
     group.add_argument("--no-jump", action="store_true", help="never offer jumps to the next edit")
     group.add_argument(
@@ -172,3 +219,28 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         metavar="ID,ID",
         help="only these languageIds get suggestions, e.g. python,rust (default: every language)",
     )
+    model = parser.add_argument_group(
+        "model provider",
+        "an OpenAI-compatible server running a next-edit model, asked when synthesis is silent "
+        "($NEXTEDIT_PROVIDER_API_KEY, if set, is sent as a bearer token)",
+    )
+    model.add_argument(
+        "--provider-url",
+        type=_url,
+        metavar="URL",
+        help="its base URL, e.g. http://127.0.0.1:8080/v1 (completions go to URL/completions; default: no model)",
+    )
+    model.add_argument("--provider-model", metavar="NAME", help="the model name to send (default: the server's)")
+    model.add_argument(
+        "--provider-budget-ms",
+        type=_whole_number(1, 60_000),
+        metavar="MS",
+        help=f"how long a suggestion may wait for the model (default {DEFAULT_BUDGET_MS})",
+    )
+    model.add_argument(
+        "--provider-region-tokens",
+        type=_whole_number(16, 4_000),
+        metavar="N",
+        help=f"size of the region around the cursor the model rewrites, in tokens (default {DEFAULT_REGION_TOKENS})",
+    )
+    model.add_argument("--provider-format", choices=FORMATS, help=f"the model's prompt format (default {FORMATS[0]})")
