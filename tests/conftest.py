@@ -44,6 +44,9 @@ RESULT_DEFS = {
     "nes/start": "StartNesResponse",
     "nes/suggest": "SuggestNesResponse",
     "nes/close": "CloseNesResponse",
+    "providers/list": "ListProvidersResponse",
+    "providers/set": "SetProvidersResponse",
+    "providers/disable": "DisableProvidersResponse",
 }
 
 

@@ -15,6 +15,9 @@ collects them in a list. Only the thread that owns the agent calls it.
 
 The feedback log is opened at the first ``nes/start`` (``initialize`` touches
 no file); a state directory that cannot be created costs one logged line.
+The model provider (:class:`~nextedit.provider.service.ModelProvider`) is
+made at the first request that needs it, from the command line's settings,
+and shared by every session: ``providers/set`` changes it for all of them.
 
 Must not know: how bytes are read or written, JSON encoding, asyncio/anyio
 (a job may carry a cancel scope, but the agent only calls ``cancel()`` on
@@ -36,6 +39,7 @@ from nextedit.text import PositionEncoding
 
 if TYPE_CHECKING:
     from nextedit.feedback import FeedbackLog
+    from nextedit.provider.service import ModelProvider
 
 __all__ = ["EMPTY", "Agent", "SuggestJob"]
 
@@ -79,6 +83,7 @@ class Agent:
     feedback: FeedbackLog | None = None
     settings: Settings = field(default_factory=Settings)  # the user's, from the command line
     _feedback_opened: bool = False
+    _provider: ModelProvider | None = None
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def feedback_log(self) -> FeedbackLog | None:
@@ -89,6 +94,14 @@ class Agent:
             self.feedback = open_feedback_log(self.state_dir)
         self._feedback_opened = True
         return self.feedback
+
+    def model_provider(self) -> ModelProvider:
+        """The model behind the engine (configured or not), made on first use."""
+        if self._provider is None:
+            from nextedit.provider.service import ModelProvider
+
+            self._provider = ModelProvider(self.settings.provider)
+        return self._provider
 
     # -- sessions ------------------------------------------------------------
 
