@@ -40,16 +40,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nextedit.provider.config import (
+from nextedit.provider.defaults import (
     DEFAULT_BUDGET_MS,
     DEFAULT_REGION_TOKENS,
     FORMATS,
-    ProviderConfig,
-    ProviderConfigError,
-    check_base_url,
+    MAX_BUDGET_MS,
+    MAX_REGION_TOKENS,
+    MIN_REGION_TOKENS,
 )
 
 if TYPE_CHECKING:  # the engine imports this module: no import back at run time
+    from nextedit.provider.config import ProviderConfig
     from nextedit.suggest.engine import SuggestionEngine
     from nextedit.suggest.model import SuggestionKinds
 
@@ -72,8 +73,8 @@ class Settings:
     search_and_replace: bool = True
     min_confidence: float = DEFAULT_MIN_CONFIDENCE
     languages: frozenset[str] | None = None
-    # the model behind the engine (disabled: no url); its headers never reach repr
-    provider: ProviderConfig = dataclasses.field(default_factory=ProviderConfig)
+    # the model behind the engine (None or no url: none); its headers never reach repr
+    provider: ProviderConfig | None = None
 
     def kinds(self, client: SuggestionKinds) -> SuggestionKinds:
         """The kinds to offer: what the client advertised, less what the user turned off."""
@@ -82,6 +83,12 @@ class Settings:
             jump=client.jump and self.jump,
             search_and_replace=client.search_and_replace and self.search_and_replace,
         )
+
+    def provider_config(self) -> ProviderConfig:
+        """The provider's configuration (disabled when none was given)."""
+        from nextedit.provider.config import ProviderConfig
+
+        return self.provider if self.provider is not None else ProviderConfig()
 
     def configure(self, engine: SuggestionEngine) -> None:
         engine.threshold = self.min_confidence
@@ -127,8 +134,10 @@ class Settings:
             else:
                 problems.append(f'{where}.languages must be a list of languageIds like ["python", "rust"], or null')
         if "provider" in values:
-            provider, found = self.provider.read(values["provider"], f"{where}.provider")
-            changes["provider"] = provider
+            base = self.provider_config()
+            provider, found = base.read(values["provider"], f"{where}.provider")
+            if provider != base:
+                changes["provider"] = provider
             problems.extend(found)
         return dataclasses.replace(self, **changes), problems
 
@@ -137,18 +146,24 @@ class Settings:
         """The flags of :func:`add_flags` (absent ones: the defaults)."""
         languages = getattr(args, "languages", None)
         confidence = getattr(args, "min_confidence", None)
-        return cls(
-            jump=not getattr(args, "no_jump", False),
-            search_and_replace=not getattr(args, "no_search_and_replace", False),
-            min_confidence=DEFAULT_MIN_CONFIDENCE if confidence is None else confidence,
-            languages=frozenset(languages) if languages else None,
-            provider=ProviderConfig.from_flags(
+        provider = None
+        flags = ("provider_url", "provider_model", "provider_budget_ms", "provider_format", "provider_region_tokens")
+        if any(getattr(args, flag, None) is not None for flag in flags):
+            from nextedit.provider.config import ProviderConfig
+
+            provider = ProviderConfig.from_flags(
                 getattr(args, "provider_url", None),
                 model=getattr(args, "provider_model", None),
                 budget_ms=getattr(args, "provider_budget_ms", None),
                 prompt_format=getattr(args, "provider_format", None),
                 region_tokens=getattr(args, "provider_region_tokens", None),
-            ),
+            )
+        return cls(
+            jump=not getattr(args, "no_jump", False),
+            search_and_replace=not getattr(args, "no_search_and_replace", False),
+            min_confidence=DEFAULT_MIN_CONFIDENCE if confidence is None else confidence,
+            languages=frozenset(languages) if languages else None,
+            provider=provider,
         )
 
 
@@ -175,6 +190,8 @@ def _confidence(text: str) -> float:
 
 
 def _url(text: str) -> str:
+    from nextedit.provider.config import ProviderConfigError, check_base_url
+
     try:
         return check_base_url(text)
     except ProviderConfigError as exc:
@@ -233,13 +250,13 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--provider-model", metavar="NAME", help="the model name to send (default: the server's)")
     model.add_argument(
         "--provider-budget-ms",
-        type=_whole_number(1, 60_000),
+        type=_whole_number(1, MAX_BUDGET_MS),
         metavar="MS",
         help=f"how long a suggestion may wait for the model (default {DEFAULT_BUDGET_MS})",
     )
     model.add_argument(
         "--provider-region-tokens",
-        type=_whole_number(16, 4_000),
+        type=_whole_number(MIN_REGION_TOKENS, MAX_REGION_TOKENS),
         metavar="N",
         help=f"size of the region around the cursor the model rewrites, in tokens (default {DEFAULT_REGION_TOKENS})",
     )

@@ -161,7 +161,7 @@ class NextEditServer(LanguageServer):
         # every kind the user allows: each still carries its concrete edits, and code actions can say more
         session.kinds = self.settings.kinds(SuggestionKinds(jump=True, rename=True, search_and_replace=True))
         self.settings.configure(session.engine)
-        self.provider.configure(self.settings.provider)
+        self.provider.configure(self.settings.provider_config())
         session.provider = self.provider
 
     def set_settings(self, layer: str, values: Any) -> list[str]:

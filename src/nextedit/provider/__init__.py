@@ -7,8 +7,8 @@ nextedit then asks it, within a time budget, whenever its own synthesis is
 silent, and offers the edits of the model's rewrite as suggestions from
 ``model:next-edit``. With no provider configured nothing here runs.
 
-Modules: :mod:`~nextedit.provider.config` (what the user configured; cheap,
-imported by the command line), :mod:`~nextedit.provider.excerpt` (the region
+Modules: :mod:`~nextedit.provider.defaults` (names and defaults, imported by
+the command line), :mod:`~nextedit.provider.config` (what the user configured), :mod:`~nextedit.provider.excerpt` (the region
 and recent edits shown), :mod:`~nextedit.provider.prompt` and
 :mod:`~nextedit.provider.zeta` (prompt formats), :mod:`~nextedit.provider.client`
 (the HTTP request), :mod:`~nextedit.provider.region_diff` (rewrite → edits),
@@ -16,5 +16,5 @@ and recent edits shown), :mod:`~nextedit.provider.prompt` and
 model), :mod:`~nextedit.provider.predict` (one request, end to end).
 
 Part of the core: imports no front end (ACP, LSP, bench). Nothing is
-imported here, so ``import nextedit.provider.config`` stays cheap.
+imported here, so ``import nextedit.provider.defaults`` stays free.
 """

@@ -16,8 +16,9 @@ A config with ``base_url=None`` is a disabled provider that still carries
 the tuning (model name, time budget, prompt format, region size) given on
 the command line, so that ``providers/set`` over ACP only has to say where.
 
-Standard library only, cheap to import (the command line registers its
-flags from here). Knows nothing of HTTP, prompts or the wire.
+Standard library only; imported only once a provider is configured (the
+command line's flags need only :mod:`nextedit.provider.defaults`). Knows
+nothing of HTTP, prompts or the wire.
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
+
+from nextedit.provider.defaults import (
+    API_KEY_ENV,
+    API_TYPES,
+    DEFAULT_BUDGET_MS,
+    DEFAULT_FORMAT,
+    DEFAULT_REGION_TOKENS,
+    FORMATS,
+    MAX_BUDGET_MS,
+    MAX_REGION_TOKENS,
+    MIN_REGION_TOKENS,
+    PROVIDER_ID,
+)
 
 __all__ = [
     "API_KEY_ENV",
@@ -43,23 +57,6 @@ __all__ = [
     "check_base_url",
     "check_headers",
 ]
-
-#: the one provider nextedit has: the model it asks when synthesis is silent
-PROVIDER_ID = "next-edit"
-#: the ``apiType``\ s (ACP ``LlmProtocol``) it can speak
-API_TYPES = ("openai",)
-#: the prompt formats it can write (see :mod:`nextedit.provider.prompt`)
-FORMATS = ("zeta",)
-DEFAULT_FORMAT = "zeta"
-#: how long a suggestion may wait for the model, in milliseconds
-DEFAULT_BUDGET_MS = 300
-#: the size of the editable region around the cursor, in estimated tokens (Zed's zeta1: 350)
-DEFAULT_REGION_TOKENS = 350
-#: an environment variable whose value is sent as ``Authorization: Bearer …`` for a provider set by flags
-API_KEY_ENV = "NEXTEDIT_PROVIDER_API_KEY"
-
-_MAX_BUDGET_MS = 60_000
-_MAX_REGION_TOKENS = 4_000
 
 
 class ProviderConfigError(ValueError):
@@ -206,7 +203,7 @@ class ProviderConfig:
             changes["model"] = value or None
 
         def budget(value: Any) -> None:
-            changes["budget_ms"] = _whole(value, "budgetMs", 1, _MAX_BUDGET_MS)
+            changes["budget_ms"] = _whole(value, "budgetMs", 1, MAX_BUDGET_MS)
 
         def prompt_format(value: Any) -> None:
             if value not in FORMATS:
@@ -214,7 +211,7 @@ class ProviderConfig:
             changes["prompt_format"] = value
 
         def region(value: Any) -> None:
-            changes["region_tokens"] = _whole(value, "regionTokens", 16, _MAX_REGION_TOKENS)
+            changes["region_tokens"] = _whole(value, "regionTokens", MIN_REGION_TOKENS, MAX_REGION_TOKENS)
 
         for key, check in (
             ("url", url),
