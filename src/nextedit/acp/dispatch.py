@@ -94,7 +94,7 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
         kinds=agent.settings.kinds(wire.kinds_from_wire(agent.kinds)),
         feedback=agent.feedback_log(),
         workspace_uri=p.workspace_uri,
-        provider=agent.model_provider(),
+        provider=agent.session_provider(),
     )
     agent.settings.configure(agent.sessions[session_id].engine)
     return {"sessionId": session_id}

@@ -47,7 +47,7 @@ import threading
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -59,11 +59,13 @@ from nextedit.feedback import FeedbackLog, open_feedback_log
 from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
-from nextedit.provider.service import ModelProvider
 from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import Document, Position, PositionEncoding, Range
+
+if TYPE_CHECKING:
+    from nextedit.provider.service import ModelProvider
 
 __all__ = ["COPILOT_INLINE_EDIT", "DID_SHOW_INLINE_EDIT", "NextEditServer", "create_server"]
 
@@ -132,8 +134,8 @@ class NextEditServer(LanguageServer):
         self.flag_settings = settings or Settings()
         self.settings = self.flag_settings
         self._settings_layers: dict[str, Any] = {}
-        # the model behind the engine (disabled unless configured), and the suggestions waiting for it
-        self.provider = ModelProvider(self.settings.provider)
+        # the model behind the engine (made when one is first configured), the suggestions waiting for it
+        self.provider: ModelProvider | None = None
         self.model_waits: list[ModelWait] = []
         if isinstance(self.protocol, LenientProtocol):
             self.protocol.on_cancel = self.abandon_request
@@ -161,7 +163,12 @@ class NextEditServer(LanguageServer):
         # every kind the user allows: each still carries its concrete edits, and code actions can say more
         session.kinds = self.settings.kinds(SuggestionKinds(jump=True, rename=True, search_and_replace=True))
         self.settings.configure(session.engine)
-        self.provider.configure(self.settings.provider_config())
+        if self.provider is None and self.settings.provider is not None:
+            from nextedit.provider.service import ModelProvider
+
+            self.provider = ModelProvider()
+        if self.provider is not None:
+            self.provider.configure(self.settings.provider_config())
         session.provider = self.provider
 
     def set_settings(self, layer: str, values: Any) -> list[str]:
