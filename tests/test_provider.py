@@ -143,13 +143,14 @@ def test_the_editable_region_grows_by_lines_around_the_cursor_within_its_budget(
     assert small.at_file_start and small.editable == "a = 1\n"[: small.editable_end]
 
 
-@given(st.text(alphabet="ab \n😀漢", max_size=200), st.integers(0, 250), st.integers(16, 400))
+@given(st.text(alphabet="ab \n\r😀漢", max_size=200), st.integers(0, 250), st.integers(16, 400))
 def test_an_excerpt_is_well_formed_for_any_text_and_cursor(text: str, cursor: int, tokens: int) -> None:
     doc = Document("u", "", 1, text)
     e = excerpt_around(doc, cursor, "u", tokens, 20)
     assert 0 <= e.context_start <= e.editable_start <= e.cursor <= e.editable_end <= e.context_end <= len(text)
-    assert e.editable_start == 0 or text[e.editable_start - 1] in "\n"
-    assert e.editable_end == len(text) or text[e.editable_end] == "\n"
+    # the region is whole lines (LSP line ends: \n, \r\n, \r)
+    assert e.editable_start == 0 or text[e.editable_start - 1] in "\r\n"
+    assert e.editable_end == len(text) or text[e.editable_end] in "\r\n"
 
 
 def history_after(text: str, replacements: list[tuple[str, str]]) -> tuple[Document, EditHistory]:
