@@ -44,6 +44,9 @@ RESULT_DEFS = {
     "nes/start": "StartNesResponse",
     "nes/suggest": "SuggestNesResponse",
     "nes/close": "CloseNesResponse",
+    "providers/list": "ListProvidersResponse",
+    "providers/set": "SetProvidersResponse",
+    "providers/disable": "DisableProvidersResponse",
 }
 
 
@@ -378,3 +381,13 @@ def acp_factory(state_dir: Path, schema_checker: SchemaChecker | None) -> Iterat
 def acp(acp_factory: Any) -> RpcProcess:
     """One `nextedit acp` process with a private state dir."""
     return acp_factory()
+
+
+@pytest.fixture
+def model_server() -> Iterator[Any]:
+    """A scripted OpenAI-compatible completions server on 127.0.0.1 (:mod:`tests.model_server`)."""
+    from tests.model_server import ModelServer
+
+    server = ModelServer()
+    yield server
+    server.close()

@@ -338,6 +338,8 @@ def test_feedback_command(state_dir: Path) -> None:
         record(log, "reject", kind="edit", suggester="repeat", reason="ignored", n=2)
         record(log, "reject", kind="edit", suggester="repeat", reason="replaced", n=1)
         record(log, "reject", kind=None, reason="cancelled", n=1)
+        record(log, "accept", kind="edit", suggester="model:next-edit", n=1)
+        record(log, "reject", kind="edit", suggester="model:next-edit", reason="ignored", n=1)
     table = run_feedback(state_dir)
     rename_row = next(line for line in table.splitlines() if line.strip("│ ").startswith("rename"))
     assert "3" in rename_row and "4" in rename_row and "75%" in rename_row
@@ -346,7 +348,14 @@ def test_feedback_command(state_dir: Path) -> None:
     assert "cancelled 1" in table  # feedback on a suggestion the session did not know
     data = json.loads(run_feedback(state_dir, "--json"))
     assert data["byKind"]["rename"] == {"accepted": 3, "total": 4, "rate": 0.75}
-    assert data["byKind"]["edit"] == {"accepted": 0, "total": 3, "rate": 0.0}
+    assert data["byKind"]["edit"] == {"accepted": 1, "total": 5, "rate": 0.2}
+    # per source: the engine's suggesters together, the model on its own
+    assert data["bySource"] == {
+        "model:next-edit": {"accepted": 1, "total": 2, "rate": 0.5},
+        "synthesis": {"accepted": 3, "total": 7, "rate": round(3 / 7, 4)},
+    }
+    model_row = next(line for line in table.splitlines() if line.strip("│ ").startswith("model:next-edit"))
+    assert "50%" in model_row
     assert data["bySuggester"]["repeat"] == {
         "accepted": 0,
         "total": 3,
@@ -355,4 +364,4 @@ def test_feedback_command(state_dir: Path) -> None:
     }
     assert data["bySuggester"]["rename"]["reasons"] == {"rejected": 1}
     assert data["unknownSuggestionReasons"] == {"cancelled": 1}
-    assert data["total"] == 8 and data["accepted"] == 3
+    assert data["total"] == 10 and data["accepted"] == 4

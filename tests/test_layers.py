@@ -8,7 +8,7 @@ from pathlib import Path
 import nextedit
 
 PACKAGE = Path(nextedit.__file__).parent
-CORE = ["text", "syntax", "history", "suggest", "feedback", "session.py", "settings.py"]
+CORE = ["text", "syntax", "history", "suggest", "feedback", "provider", "session.py", "settings.py"]
 FORBIDDEN = ("nextedit.acp", "nextedit.lsp", "nextedit.bench", "pygls", "lsprotocol", "acp")
 
 

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,12 +111,43 @@ def docs_snippet() -> str:
     return match.group(1)
 
 
-def run_snippet(tmp_path: Path, mode: str, files: dict[str, str] | None = None) -> dict[str, str]:
-    """Run the README's Neovim setup exactly as printed; ``nextedit lsp`` from PATH, default state dir."""
+def run_snippet(
+    tmp_path: Path, mode: str, files: dict[str, str] | None = None, *, extra: str = "", **env: str
+) -> dict[str, str]:
+    """Run the README's Neovim setup exactly as printed (then ``extra``); ``nextedit lsp`` from PATH,
+    default state dir."""
     snippet = tmp_path / "init.lua"
-    snippet.write_text(docs_snippet(), encoding="utf-8")
+    snippet.write_text(docs_snippet() + extra, encoding="utf-8")
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    return run_nvim(tmp_path, mode, files, NEXTEDIT_SNIPPET=str(snippet), PATH=path)
+    return run_nvim(tmp_path, mode, files, NEXTEDIT_SNIPPET=str(snippet), PATH=path, **env)
+
+
+def docs_model_snippet() -> str:
+    text = DOCS.read_text(encoding="utf-8")
+    match = re.search(
+        r"<!-- nvim-model-snippet:start -->\s*```lua\n(.*?)```\s*<!-- nvim-model-snippet:end -->", text, re.S
+    )
+    assert match, "README.md lost its marked Neovim model snippet"
+    return match.group(1)
+
+
+GREET = 'def greet(name):\n    tag = "🐍漢"; msg = "hi " + name\n    return msg\n'
+
+
+def test_the_documented_model_setup_applies_the_models_edit(tmp_path: Path, model_server: Any) -> None:
+    from tests.model_server import rewrite
+
+    model_server.responder = rewrite('" + name\n', '" + name.title()\n')
+    extra = docs_model_snippet()
+    assert "http://127.0.0.1:8080/v1" in extra  # llama-server's default address, as the README says
+    extra = extra.replace("http://127.0.0.1:8080/v1", model_server.url)
+    texts = run_snippet(
+        tmp_path, "snippet-model", {"greet.py": GREET}, extra=extra, NEXTEDIT_OLD="hi", NEXTEDIT_NEW="hello"
+    )
+    assert texts["greet.py"] == GREET.replace('"hi "', '"hello "').replace(" + name\n", " + name.title()\n")
+    records = feedback(tmp_path / "xdg-state" / "nextedit")
+    assert [(r["action"], r["suggester"]) for r in records] == [("accept", "model:next-edit")]
+    assert model_server.count >= 1
 
 
 def test_the_documented_neovim_setup_works_as_printed(tmp_path: Path) -> None:

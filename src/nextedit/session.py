@@ -14,11 +14,16 @@ off its event loop while it keeps applying changes:
    the version rule, then a :class:`SuggestWork` holding a snapshot of every
    open document — O(history): the text is shared (``str``/``bytes`` are
    immutable), a pending re-parse goes with a copy of the edited tree, the
-   history's entries are copied — with the rejected fingerprints and the
-   feedback counts as they are now;
+   history's entries are copied — with the rejected fingerprints, the rules
+   dismissed and the feedback counts as they are now;
 2. :meth:`SuggestWork.compute` (any thread, one at a time per session): the
    engine on the snapshot, then positions in the session's encoding; it
-   polls ``cancelled()`` and stops at the engine's next check;
+   polls ``cancelled()`` and stops at the engine's next check. When the
+   engine has nothing to offer and a model provider is configured
+   (:mod:`nextedit.provider`), the model is asked next, within its time
+   budget, still polling ``cancelled()`` (:meth:`SuggestWork.compute_engine`
+   and :meth:`SuggestWork.ask_model` are the two halves, for a front end
+   that runs the engine and waits for the model on different threads);
 3. :meth:`Session.finish_suggest` (the owning thread again): the snapshot's
    parse, line index and history descriptions go back to the live documents
    that did not change meanwhile; ids are given, suggestions rejected
@@ -36,6 +41,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from nextedit.feedback import FeedbackLog, FeedbackSubject
 from nextedit.history import EditHistory
@@ -51,6 +57,10 @@ from nextedit.suggest.model import (
 )
 from nextedit.syntax import SyntaxTree, language_for
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
+
+if TYPE_CHECKING:
+    from nextedit.provider.config import ProviderConfig
+    from nextedit.provider.service import ModelProvider
 
 __all__ = [
     "DocumentSnapshot",
@@ -70,6 +80,17 @@ log = logging.getLogger(__name__)
 _suggestion_ids = itertools.count(1)
 # how many issued suggestions a session remembers for accept/reject
 _ISSUED_LIMIT = 512
+# the engine's silences after which the model is asked (not: cancelled, unknown document,
+# another version, a language the user left out, an engine error)
+_MODEL_AFTER = frozenset(
+    {
+        SilenceReason.NO_EVIDENCE,
+        SilenceReason.NO_CANDIDATES,
+        SilenceReason.FILTERED,
+        SilenceReason.BELOW_THRESHOLD,
+        None,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -225,15 +246,39 @@ class SuggestWork:
     feedback_counts: Mapping[str, tuple[int, int]] | None
     rejected_rules: Mapping[str, int]
     engine: SuggestionEngine = field(repr=False, compare=False)
+    # the model behind the engine, and its configuration when the request arrived
+    provider: ModelProvider | None = field(default=None, repr=False, compare=False)
+    provider_config: ProviderConfig | None = None
+    workspace_uri: str | None = None
 
     def compute(self, cancelled: Callable[[], bool] = lambda: False) -> SuggestResult:
+        """The engine's answer on the snapshot — the model's when the engine has none and a
+        provider is configured; stops at the next check once ``cancelled()``."""
+        result = self.compute_engine(cancelled)
+        if self.wants_model(result):
+            return self.ask_model(result, cancelled)
+        return result
+
+    def compute_engine(self, cancelled: Callable[[], bool] = lambda: False) -> SuggestResult:
         """The engine's answer on the snapshot; stops at its next check once ``cancelled()``."""
         if cancelled():
             return SuggestResult((), SilenceReason.CANCELLED)
         state = self.workspace.get(self.uri)
         assert state is not None  # prepare_suggest snapshots the request document
+        if self.feedback_counts is not None:  # the counts as they were when the request arrived
+            self.engine.feedback_counts = self.feedback_counts
+        outcome = self.engine.suggest(
+            self.workspace, self.request(), self.kinds, self.rejected, cancelled, rejected_rules=self.rejected_rules
+        )
+        placed = tuple(self._place(candidate) for candidate in outcome.candidates)
+        return SuggestResult(placed, outcome.reason, outcome.notes)
+
+    def request(self) -> SuggestRequest:
+        """The request in the engine's terms (code-point offsets of the snapshot)."""
+        state = self.workspace.get(self.uri)
+        assert state is not None
         document = state.document
-        request = SuggestRequest(
+        return SuggestRequest(
             uri=self.uri,
             version=self.version,
             cursor_cp=document.offset_at(self.position, self.encoding),
@@ -241,13 +286,39 @@ class SuggestWork:
             trigger_kind=self.trigger_kind,
             diagnostics=tuple(self._diagnostics()),
         )
-        if self.feedback_counts is not None:  # the counts as they were when the request arrived
-            self.engine.feedback_counts = self.feedback_counts
-        outcome = self.engine.suggest(
-            self.workspace, request, self.kinds, self.rejected, cancelled, rejected_rules=self.rejected_rules
+
+    def wants_model(self, engine_result: SuggestResult) -> bool:
+        """Whether to ask the model after ``engine_result``: a provider is configured and the
+        engine had nothing to offer (no evidence, filtered, below its threshold)."""
+        return (
+            self.provider is not None
+            and self.provider_config is not None
+            and self.provider_config.enabled
+            and not engine_result.suggestions
+            and engine_result.reason in _MODEL_AFTER
         )
+
+    def ask_model(self, engine_result: SuggestResult, cancelled: Callable[[], bool] = lambda: False) -> SuggestResult:
+        """The model's suggestions for this request, within its budget (any thread)."""
+        from nextedit.provider.predict import ask_model
+
+        assert self.provider is not None and self.provider_config is not None
+        outcome = ask_model(
+            self.provider,
+            self.provider_config,
+            self.workspace,
+            self.request(),
+            self.kinds,
+            self.rejected,
+            cancelled,
+            memory_key=(self.session_id,),
+            workspace_uri=self.workspace_uri,
+        )
+        notes = (*engine_result.notes, outcome.note)
+        if outcome.cancelled:
+            return SuggestResult((), SilenceReason.CANCELLED, notes)
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
-        return SuggestResult(placed, outcome.reason, outcome.notes)
+        return SuggestResult(placed, None if placed else engine_result.reason, notes)
 
     def _diagnostics(self) -> Iterator[Diagnostic]:
         for diag_uri, range_, severity, message in self.diagnostics:
@@ -299,6 +370,8 @@ class Session:
     feedback: FeedbackLog | None = None
     workspace_uri: str | None = None
     engine: SuggestionEngine = field(default_factory=SuggestionEngine)
+    # the model asked when the engine is silent (shared by a front end's sessions); None: never
+    provider: ModelProvider | None = None
     documents: dict[str, DocumentState] = field(default_factory=dict)
     _issued: OrderedDict[str, PlacedSuggestion] = field(default_factory=OrderedDict)
     _rejected: set[str] = field(default_factory=set)
@@ -375,14 +448,22 @@ class Session:
         trigger_kind: str = "automatic",
         diagnostics: Sequence[tuple[str, Range, str, str]] = (),
         cancelled: Callable[[], bool] = lambda: False,
+        model: bool = True,
     ) -> list[PlacedSuggestion]:
         """Suggestions for ``uri`` at exactly ``version``; empty when we lack that text.
 
-        ``diagnostics`` are ``(uri, range, severity, message)`` tuples. The
-        three steps of the module docstring, in a row on this thread.
+        ``diagnostics`` are ``(uri, range, severity, message)`` tuples;
+        ``model=False`` never asks the model. The three steps of the module
+        docstring, in a row on this thread.
         """
         work = self.prepare_suggest(
-            uri, version, position, selection=selection, trigger_kind=trigger_kind, diagnostics=diagnostics
+            uri,
+            version,
+            position,
+            selection=selection,
+            trigger_kind=trigger_kind,
+            diagnostics=diagnostics,
+            model=model,
         )
         if work is None:
             return []
@@ -397,9 +478,11 @@ class Session:
         selection: Range | None = None,
         trigger_kind: str = "automatic",
         diagnostics: Sequence[tuple[str, Range, str, str]] = (),
+        model: bool = True,
     ) -> SuggestWork | None:
         """Step 1: a frozen :class:`SuggestWork`, or ``None`` when there is nothing to
-        compute (unknown document, or a version other than the mirror's)."""
+        compute (unknown document, or a version other than the mirror's). The
+        provider's configuration is read now (``model=False``: the model is not asked)."""
         state = self.documents.get(uri)
         if state is None:
             log.debug("suggest %s: %s", uri, SilenceReason.UNKNOWN_DOCUMENT)
@@ -429,6 +512,9 @@ class Session:
             feedback_counts=self.feedback.verdicts_by_suggester() if self.feedback is not None else None,
             rejected_rules=dict(self._rejected_rules),
             engine=self.engine,
+            provider=self.provider if model else None,
+            provider_config=self.provider.config if model and self.provider is not None else None,
+            workspace_uri=self.workspace_uri,
         )
 
     def finish_suggest(self, work: SuggestWork, result: SuggestResult | None) -> list[PlacedSuggestion]:

@@ -4,13 +4,14 @@
 --
 -- Environment:
 --   NEXTEDIT_MODE     inline | codeaction                      (our own client config)
---                     snippet | snippet-crossfile | snippet-walk (the README's setup, run as is)
+--                     snippet | snippet-crossfile | snippet-walk | snippet-model (the README's setup, run as is)
 --   NEXTEDIT_PYTHON   python that has nextedit installed (inline, codeaction)
 --   NEXTEDIT_STATE    --state-dir for the server (inline, codeaction)
 --   NEXTEDIT_SNIPPET  a Lua file with the README's Neovim setup (snippet*)
 --   NEXTEDIT_ENCODING the only position encoding to offer (inline, codeaction; default: Neovim's choice)
 --   NEXTEDIT_FILE     the file to open and edit
 --   NEXTEDIT_OTHER    a second file, opened first (snippet-crossfile)
+--   NEXTEDIT_OLD, NEXTEDIT_NEW  the developer's edit: the first whole word OLD becomes NEW (snippet-model)
 --   NEXTEDIT_OUT      a directory: each buffer's final text is written there under its file name,
 --                     the cursor rows after each keypress to `cursor.txt` (snippet-walk)
 -- Any failure raises an error: `nvim -l` then exits 1 with the message on stderr.
@@ -145,6 +146,10 @@ elseif mode == 'codeaction' then
   request('workspace/executeCommand', action.command)
 elseif mode == 'snippet' then
   type_over('count', 'total')
+  press()
+elseif mode == 'snippet-model' then
+  -- an edit synthesis has nothing to add to: the keymap applies what the model answers
+  type_over(assert(os.getenv('NEXTEDIT_OLD')), assert(os.getenv('NEXTEDIT_NEW')))
   press()
 elseif mode == 'snippet-crossfile' then
   -- rename the function where it is defined, typing the new name; the other file's uses must follow

@@ -15,6 +15,11 @@ collects them in a list. Only the thread that owns the agent calls it.
 
 The feedback log is opened at the first ``nes/start`` (``initialize`` touches
 no file); a state directory that cannot be created costs one logged line.
+The model provider (:class:`~nextedit.provider.service.ModelProvider`) is
+made, from the command line's settings, when one was given there or at the
+first ``providers/*`` request — not before, so an agent without a model
+never loads that code — and is shared by every session: ``providers/set``
+changes it for all of them.
 
 Must not know: how bytes are read or written, JSON encoding, asyncio/anyio
 (a job may carry a cancel scope, but the agent only calls ``cancel()`` on
@@ -36,6 +41,7 @@ from nextedit.text import PositionEncoding
 
 if TYPE_CHECKING:
     from nextedit.feedback import FeedbackLog
+    from nextedit.provider.service import ModelProvider
 
 __all__ = ["EMPTY", "Agent", "SuggestJob"]
 
@@ -79,6 +85,7 @@ class Agent:
     feedback: FeedbackLog | None = None
     settings: Settings = field(default_factory=Settings)  # the user's, from the command line
     _feedback_opened: bool = False
+    _provider: ModelProvider | None = None
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def feedback_log(self) -> FeedbackLog | None:
@@ -89,6 +96,24 @@ class Agent:
             self.feedback = open_feedback_log(self.state_dir)
         self._feedback_opened = True
         return self.feedback
+
+    def model_provider(self) -> ModelProvider:
+        """The model behind the engine (configured or not), made on first use and handed
+        to every open session."""
+        if self._provider is None:
+            from nextedit.provider.service import ModelProvider
+
+            self._provider = ModelProvider(self.settings.provider)
+            for session in self.sessions.values():
+                session.provider = self._provider
+        return self._provider
+
+    def session_provider(self) -> ModelProvider | None:
+        """What a new session asks when the engine is silent: ``None`` while no provider
+        was ever configured (nothing of it is loaded then)."""
+        if self._provider is None and self.settings.provider is not None:
+            return self.model_provider()
+        return self._provider
 
     # -- sessions ------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from nextedit.settings import Settings, add_flags
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "settings_from_argv"]
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -30,6 +30,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     add_flags(parser)
     parser.set_defaults(run=run)
+
+
+def settings_from_argv(argv: list[str]) -> Settings:
+    """The settings ``nextedit acp ARGV`` would run with (the suggestion and provider flags);
+    :class:`argparse.ArgumentError` for a value it would refuse."""
+    parser = argparse.ArgumentParser(prog="nextedit acp", add_help=False, exit_on_error=False)
+    add_flags(parser)
+    return Settings.from_flags(parser.parse_args(argv))
 
 
 def run(args: argparse.Namespace) -> int:

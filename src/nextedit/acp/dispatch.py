@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from nextedit.acp import handshake
 from nextedit.acp.agent import EMPTY, Agent, SuggestJob
-from nextedit.acp.errors import InternalError, InvalidRequest, MethodNotFound, ParseError, RpcError
+from nextedit.acp.errors import InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError
 from nextedit.text import choose_encoding
 
 if TYPE_CHECKING:
@@ -94,6 +94,7 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
         kinds=agent.settings.kinds(wire.kinds_from_wire(agent.kinds)),
         feedback=agent.feedback_log(),
         workspace_uri=p.workspace_uri,
+        provider=agent.session_provider(),
     )
     agent.settings.configure(agent.sessions[session_id].engine)
     return {"sessionId": session_id}
@@ -186,10 +187,59 @@ def run_suggest(agent: Agent, job: SuggestJob) -> None:
         end_suggest(agent, job, work, compute_suggest(work, job))
 
 
+# -- providers ---------------------------------------------------------------------
+
+
+def providers_list(agent: Agent, params: Any) -> dict[str, Any]:
+    """The one provider, with its non-secret routing (``current``: ``None`` until set)."""
+    from nextedit.acp import wire
+    from nextedit.provider.config import API_TYPES, PROVIDER_ID
+
+    wire.parse(wire.ListProvidersParams, params if params is not None else {})
+    current = agent.model_provider().config.public()
+    return {"providers": [{"id": PROVIDER_ID, "supported": list(API_TYPES), "required": False, "current": current}]}
+
+
+def _known_provider(provider_id: str) -> None:
+    from nextedit.provider.config import PROVIDER_ID
+
+    if provider_id != PROVIDER_ID:
+        raise InvalidParams("id", f"unknown provider {provider_id[:64]!r} (this agent has {PROVIDER_ID!r})")
+
+
+def providers_set(agent: Agent, params: Any) -> dict[str, Any]:
+    """Send the model's requests to ``baseUrl`` with ``headers``; any other ``apiType``: -32602."""
+    from nextedit.acp import wire
+    from nextedit.provider.config import ProviderConfigError
+
+    p = wire.parse(wire.SetProviderParams, params)
+    _known_provider(p.id)
+    provider = agent.model_provider()
+    try:
+        config = provider.config.with_endpoint(p.api_type, p.base_url, p.headers)
+    except ProviderConfigError as exc:
+        raise InvalidParams(exc.field, exc.problem) from None
+    provider.configure(config)
+    return {}
+
+
+def providers_disable(agent: Agent, params: Any) -> dict[str, Any]:
+    from nextedit.acp import wire
+
+    p = wire.parse(wire.DisableProviderParams, params)
+    _known_provider(p.id)
+    provider = agent.model_provider()
+    provider.configure(provider.config.disabled())
+    return {}
+
+
 REQUESTS: dict[str, Callable[[Agent, Any], dict[str, Any]]] = {
     "initialize": initialize,
     "nes/start": start,
     "nes/close": close,
+    "providers/list": providers_list,
+    "providers/set": providers_set,
+    "providers/disable": providers_disable,
 }
 
 

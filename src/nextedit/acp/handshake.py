@@ -91,5 +91,7 @@ def initialize_result(position_encoding: str) -> dict[str, Any]:
                 "context": {"diagnostics": {}},
             },
             "positionEncoding": position_encoding,
+            # providers/list, providers/set, providers/disable: the optional model behind the engine
+            "providers": {},
         },
     }

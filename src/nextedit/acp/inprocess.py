@@ -17,6 +17,7 @@ from typing import Any
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent
+from nextedit.settings import Settings
 
 __all__ = ["InProcessAgent"]
 
@@ -24,9 +25,9 @@ __all__ = ["InProcessAgent"]
 class InProcessAgent:
     """``send(message) -> [messages the agent wrote in answer]``."""
 
-    def __init__(self, state_dir: Path | None = None) -> None:
+    def __init__(self, state_dir: Path | None = None, settings: Settings | None = None) -> None:
         self._outbox: list[dict[str, Any]] = []
-        self.agent = Agent(send=self._outbox.append, state_dir=state_dir)
+        self.agent = Agent(send=self._outbox.append, state_dir=state_dir, settings=settings or Settings())
 
     def send(self, message: dict[str, Any] | bytes | str) -> list[dict[str, Any]]:
         """Handle one message (a dict, or a raw JSON line) and return what the agent answered."""

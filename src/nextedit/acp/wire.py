@@ -35,8 +35,11 @@ __all__ = [
     "DidChangeParams",
     "DidFocusParams",
     "DidOpenParams",
+    "DisableProviderParams",
+    "ListProvidersParams",
     "RejectParams",
     "SessionParams",
+    "SetProviderParams",
     "StartParams",
     "SuggestParams",
     "kinds_from_wire",
@@ -45,6 +48,8 @@ __all__ = [
 ]
 
 UInt = Annotated[int, Field(ge=0)]
+#: suggesters whose name starts so are a model's (``model:next-edit``), named in ``_meta``
+MODEL_SOURCE_PREFIX = "model:"
 
 
 class _Wire(BaseModel):
@@ -183,6 +188,26 @@ class CancelParams(_Wire):
     request_id: str | int | None = Field(alias="requestId")
 
 
+# -- providers ------------------------------------------------------------------------
+
+
+class ListProvidersParams(_Wire):
+    pass
+
+
+class SetProviderParams(_Wire):
+    """``providers/set``: ``headers`` may hold credentials (never logged, echoed or written)."""
+
+    id: str
+    api_type: str = Field(alias="apiType")
+    base_url: str = Field(alias="baseUrl")
+    headers: dict[str, str] | None = None
+
+
+class DisableProviderParams(_Wire):
+    id: str
+
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -228,8 +253,17 @@ def suggestion_to_wire(suggestion: PlacedSuggestion, kinds: SuggestionKinds) -> 
 
     ``rename`` and ``searchAndReplace`` fall back to an ``edit`` carrying the
     concrete edits when the client did not advertise them; a ``jump`` the
-    client cannot take is dropped (there is nothing to edit).
+    client cannot take is dropped (there is nothing to edit). A suggestion
+    from the model carries its source in ``_meta.nextedit.source``
+    (``model:next-edit``); the engine's own carry no ``_meta``.
     """
+    wire = _suggestion_to_wire(suggestion, kinds)
+    if wire is not None and suggestion.suggester.startswith(MODEL_SOURCE_PREFIX):
+        wire["_meta"] = {"nextedit": {"source": suggestion.suggester}}
+    return wire
+
+
+def _suggestion_to_wire(suggestion: PlacedSuggestion, kinds: SuggestionKinds) -> dict[str, Any] | None:
     kind = suggestion.kind
     if kind == "rename" and kinds.rename and suggestion.position is not None and suggestion.new_name:
         return {

@@ -124,6 +124,25 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         help="keystroke traces: replay only the first N transactions",
     )
     p.add_argument("--timeout", type=positive_float, default=30.0, help="seconds to wait for an answer (default 30)")
+    model = p.add_argument_group(
+        "model provider",
+        "replay with a next-edit model behind the engine (an OpenAI-compatible server, asked when "
+        "synthesis is silent); the results are then split by source: synthesis, model:next-edit, silent",
+    )
+    model.add_argument("--provider-url", metavar="URL", help="the server's base URL, e.g. http://127.0.0.1:8080/v1")
+    model.add_argument("--provider-model", metavar="NAME", help="the model name to send (default: the server's)")
+    model.add_argument(
+        "--provider-budget-ms",
+        type=positive_int,
+        metavar="MS",
+        help="how long each suggestion may wait for the model (default: the agent's, 300)",
+    )
+    model.add_argument(
+        "--provider-region-tokens",
+        type=positive_int,
+        metavar="N",
+        help="size of the region the model rewrites, in tokens (default: the agent's, 350)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_run_bench)
 

@@ -29,6 +29,14 @@ not ``None``; keystroke queries and VS Code recordings without
 Every group (pooled, per repository, language, reader and tag) carries the
 raw counts, so figures over any union of repositories — e.g. leaving one out
 — are sums of counts.
+
+**By source** (``by_source``): the scored queries grouped by who made the
+first suggestion — ``synthesis`` (the engine) or ``model:<id>`` (the
+model behind it) — and ``silent`` for those answered with nothing. Per
+source: answered, correct, **precision** = correct / answered, reversals,
+``related_correct`` and **recall_related** = its related_correct / *all*
+queries with related edits (so the sources' recalls add up to the pooled
+one), and the latency of the queries it answered.
 """
 
 from __future__ import annotations
@@ -136,6 +144,40 @@ class RepositoryGroup:
         }
 
 
+@dataclass(slots=True)
+class SourceGroup:
+    """The scored queries whose first suggestion came from one source."""
+
+    answered: int = 0
+    correct: int = 0
+    reversals: int = 0
+    related_correct: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def add(self, q: QueryResult) -> None:
+        v = q.verdict
+        self.answered += v.answered
+        self.correct += v.correct
+        self.reversals += v.reversal
+        self.related_correct += bool(q.query.related) and v.correct
+        if q.latency_ms is not None:
+            self.latencies.append(q.latency_ms)
+
+    def to_json(self, related: int) -> dict[str, Any]:
+        return {
+            "answered": self.answered,
+            "correct": self.correct,
+            "precision": ratio(self.correct, self.answered),
+            "reversals": self.reversals,
+            "related_correct": self.related_correct,
+            "recall_related": ratio(self.related_correct, related),
+            "latency_ms": latency_summary(self.latencies),
+        }
+
+
+SILENT = "silent"
+
+
 def worst_repositories(by_repository: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The repository with the lowest precision and the one with the lowest related recall.
 
@@ -160,6 +202,7 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
     by_reader: dict[str, Counts] = {}
     by_tag: dict[str, Counts] = {}
     by_repo: dict[str, RepositoryGroup] = {}
+    by_source: dict[str, SourceGroup] = {}
     kinds_answered: Counter[str] = Counter()
     kinds_correct: Counter[str] = Counter()
     kinds_reversal: Counter[str] = Counter()
@@ -185,6 +228,8 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
                 unscored += 1
             total.add(q)
             repo.counts.add(q)
+            if q.verdict.scored:
+                by_source.setdefault(q.source if q.verdict.answered and q.source else SILENT, SourceGroup()).add(q)
             by_lang.setdefault(q.language, Counts()).add(q)
             by_reader.setdefault(q.kind, Counts()).add(q)
             for tag in s.tags:
@@ -227,6 +272,7 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
             for k in sorted(kinds_answered)
         },
         "by_repository": by_repository,
+        "by_source": {k: v.to_json(total.related) for k, v in sorted(by_source.items())},
         "worst_repository": worst_repositories(by_repository),
         "by_language": {k: v.to_json() for k, v in sorted(by_lang.items())},
         "by_reader": {k: v.to_json() for k, v in sorted(by_reader.items())},

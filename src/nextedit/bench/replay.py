@@ -22,6 +22,12 @@ land, or its promise was not kept).  Both rejections are sent after the
 follow-up request, so the rejection of a jump never hides the edit it
 promised.
 
+**Sources**: a suggestion from the agent's model carries
+``_meta.nextedit.source`` (``model:next-edit``); every other one is the
+engine's synthesis (:data:`SYNTHESIS`). Each query records the source of
+its first suggestion (:attr:`QueryResult.source`, ``source`` in
+``--explain``), so the metrics can be split by it.
+
 The replaying client advertises ``jump`` and ``searchAndReplace`` but not
 ``rename`` (docs/trace-format.md).  Positions are converted from the trace's encoding to
 the one the agent chose whenever they differ.
@@ -53,6 +59,19 @@ from nextedit.text import Document, PositionEncoding
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
+#: the source of a suggestion that names none: the engine's own synthesis
+SYNTHESIS = "synthesis"
+
+
+def source_of(suggestion: dict | None) -> str | None:
+    """Where a wire suggestion came from: ``_meta.nextedit.source``, else :data:`SYNTHESIS`;
+    ``None`` for no suggestion."""
+    if not isinstance(suggestion, dict):
+        return None
+    meta = suggestion.get("_meta")
+    ours = meta.get("nextedit") if isinstance(meta, dict) else None
+    source = ours.get("source") if isinstance(ours, dict) else None
+    return source if isinstance(source, str) and source else SYNTHESIS
 
 
 def _ms(value: float | None) -> float | None:
@@ -100,6 +119,11 @@ class QueryResult:
     repository: str = ""
     followup: FollowUp | None = None  # the first suggestion was a jump and was followed
 
+    @property
+    def source(self) -> str | None:
+        """Who made the first suggestion (:func:`source_of`); ``None`` when there was none."""
+        return source_of(self.suggestion)
+
     def explain(self) -> dict[str, Any]:
         q = self.query
         return {
@@ -113,6 +137,7 @@ class QueryResult:
             "expected": None if q.expected is None else [x.to_json() for x in q.expected],
             "related": q.related,
             "suggestion": self.suggestion,
+            "source": self.source,
             "suggestions": self.n_suggestions,
             "verdict": self.verdict.to_json(),
             "latencyMs": _ms(self.latency_ms),

@@ -149,6 +149,33 @@ def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str,
     return rows
 
 
+SOURCE_COLUMNS = ("source", "answered", "correct", "precision", "recall (related)", "reversals", "p50 / p99 ms")
+
+
+def source_rows(m: dict[str, Any]) -> list[tuple[str, ...]]:
+    """One row per source of first suggestions (synthesis, model:…, silent)."""
+    rows: list[tuple[str, ...]] = []
+    for name, d in (m.get("by_source") or {}).items():
+        lat = d["latency_ms"]
+        rows.append(
+            (
+                name,
+                str(d["answered"]),
+                str(d["correct"]),
+                _pct(d["precision"]),
+                _pct(d["recall_related"]),
+                str(d["reversals"]),
+                f"{_ms(lat['p50'])} / {_ms(lat['p99'])}",
+            )
+        )
+    return rows
+
+
+def has_model(m: dict[str, Any]) -> bool:
+    """Whether any first suggestion came from a model (the by-source table is shown then)."""
+    return any(name.startswith("model:") for name in (m.get("by_source") or {}))
+
+
 def worst_sentence(m: dict[str, Any]) -> str:
     """``worst repository: X (precision …); by related recall: Y (…)``."""
     w = m.get("worst_repository") or {}
@@ -165,8 +192,8 @@ def worst_sentence(m: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def print_table(m: dict[str, Any], console: Any = None) -> None:
-    """The results tables on stdout (rich)."""
+def print_table(m: dict[str, Any], console: Any = None, *, sources: bool = False) -> None:
+    """The results tables on stdout (rich); the by-source table when a model answered or ``sources``."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -197,6 +224,16 @@ def print_table(m: dict[str, Any], console: Any = None) -> None:
     sentence = worst_sentence(m)
     if sentence and len(m["by_repository"]) > 1:
         console.print(sentence)
+    if has_model(m) or sources:
+        src = Table(
+            title="first suggestion by source",
+            caption="recall: of all queries with related edits; latency of the queries each source answered",
+        )
+        for c in SOURCE_COLUMNS:
+            src.add_column(c, justify="left" if c == "source" else "right")
+        for row in source_rows(m):
+            src.add_row(*row)
+        console.print(src)
     if m["by_kind"]:
         k = Table(title="first suggestion by kind")
         for c in ("kind", "answered", "correct", "precision", "reversals"):
@@ -313,6 +350,14 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
     sentence = worst_sentence(m)
     if sentence:
         lines += ["", sentence[0].upper() + sentence[1:] + "."]
+    if has_model(m) or meta.get("provider"):
+        lines += ["", "## First suggestion by source", ""]
+        lines += _md_table(list(SOURCE_COLUMNS), source_rows(m))
+        lines += [
+            "",
+            "Recall: of all queries with related edits. Latency: of the queries each source answered "
+            "(`silent`: answered with nothing).",
+        ]
     if m["by_kind"]:
         lines += ["", "## First suggestion by kind", ""]
         lines += _md_table(

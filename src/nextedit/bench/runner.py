@@ -72,6 +72,8 @@ class ReplayOptions:
     keystroke_every: int = 10
     keystroke_max: int | None = None
     log_level: str = "warning"
+    # flags for the agent's model provider (--provider-url URL …); empty: none
+    provider_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +135,42 @@ def plan_shards(paths: list[str], opts: ReplayOptions, limit: int | None = None)
 # --------------------------------------------------------------------------
 # replaying one shard (in this process or a worker)
 # --------------------------------------------------------------------------
+def provider_args(args: argparse.Namespace) -> tuple[str, ...]:
+    """The agent flags for ``bench --provider-*`` (:class:`BenchError` for a URL the agent would refuse)."""
+    url = getattr(args, "provider_url", None)
+    if url is None:
+        return ()
+    out = ["--provider-url", url]
+    for flag, value in (
+        ("--provider-model", getattr(args, "provider_model", None)),
+        ("--provider-budget-ms", getattr(args, "provider_budget_ms", None)),
+        ("--provider-region-tokens", getattr(args, "provider_region_tokens", None)),
+    ):
+        if value is not None:
+            out += [flag, str(value)]
+    from nextedit.acp.command import settings_from_argv
+
+    try:
+        settings_from_argv(out)
+    except argparse.ArgumentError as exc:
+        raise BenchError(str(exc)) from None
+    return tuple(out)
+
+
+def _agent_settings(opts: ReplayOptions) -> Any:
+    """The in-process agent's settings: the provider flags read as the command line reads them."""
+    from nextedit.acp.command import settings_from_argv
+
+    return settings_from_argv(list(opts.provider_args))
+
+
 def agent_description(opts: ReplayOptions) -> str:
     if opts.in_process:
-        return "nextedit.acp.inprocess.InProcessAgent (in-process)"
+        extra = f" with {' '.join(shlex.quote(a) for a in opts.provider_args)}" if opts.provider_args else ""
+        return f"nextedit.acp.inprocess.InProcessAgent (in-process){extra}"
     state = Path("$STATE")
     cmd = list(opts.agent_cmd) if opts.agent_cmd else default_agent_command(state)
-    cmd = [a.replace("{state}", str(state)) for a in cmd]
+    cmd = [a.replace("{state}", str(state)) for a in cmd] + list(opts.provider_args)
     return " ".join(shlex.quote(a) for a in cmd).replace(shlex.quote(str(state)), "$STATE")
 
 
@@ -146,10 +178,13 @@ def _transport_factory(opts: ReplayOptions, state: Path) -> Callable[[], Transpo
     if opts.in_process:
 
         def in_process() -> Transport:
-            return InProcessTransport(state)
+            from nextedit.acp.inprocess import InProcessAgent
+
+            return InProcessTransport(state, InProcessAgent(state, _agent_settings(opts)))
 
         return in_process
     cmd = [a.replace("{state}", str(state)) for a in opts.agent_cmd] if opts.agent_cmd else default_agent_command(state)
+    cmd += list(opts.provider_args)
 
     def subprocess_agent() -> Transport:
         return SubprocessTransport(cmd, timeout=opts.timeout, stderr_path=state / "agent-stderr.log", env=agent_env())
@@ -450,6 +485,7 @@ def run_bench(args: argparse.Namespace) -> int:
             keystroke_every=args.keystroke_every,
             keystroke_max=args.keystroke_max,
             log_level=getattr(args, "log_level", "warning"),
+            provider_args=provider_args(args),
         )
         planned = plan_shards(list(args.traces), opts, args.limit)
     except BenchError as exc:
@@ -470,9 +506,10 @@ def run_bench(args: argparse.Namespace) -> int:
             "command": _command_line(),
             "traces": list(args.traces) or [f"(bundled sample: {SAMPLE_NAME})"],
             "mode": "in-process" if args.in_process else "subprocess over stdio",
+            "provider": " ".join(opts.provider_args) or None,
         }
     )
-    print_table(m)
+    print_table(m, sources=bool(opts.provider_args))
     if outputs.json is not None:
         write_json(m, outputs.json, meta)
     if outputs.report_dir is not None:

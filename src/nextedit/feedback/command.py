@@ -1,4 +1,8 @@
-"""`nextedit feedback`: acceptance per suggestion kind and per suggester, with reject reasons.
+"""`nextedit feedback`: acceptance per suggestion kind, per source and per suggester, with reject reasons.
+
+A *source* is who made the suggestion: ``synthesis`` (every suggester of
+the engine) or the model behind it (``model:next-edit``, a suggester name of
+its own).
 
 Owns only the presentation (rich tables or JSON); the counting belongs to
 :mod:`nextedit.feedback.stats` and :func:`nextedit.feedback.log.read_stats`.
@@ -20,9 +24,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "feedback",
         parents=[common],
-        help="acceptance of suggestions per kind and per suggester, from the feedback log",
-        description="Print how many suggestions of each kind and from each suggester were accepted, "
-        "and why the others were rejected, from feedback.jsonl.",
+        help="acceptance of suggestions per kind, per source and per suggester, from the feedback log",
+        description="Print how many suggestions of each kind, from each source (synthesis or the model) "
+        "and from each suggester were accepted, and why the others were rejected, from feedback.jsonl.",
     )
     parser.add_argument(
         "--state-dir",
@@ -33,8 +37,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
+SYNTHESIS = "synthesis"
+
+
+def source_of(suggester: str) -> str:
+    """``model:…`` suggesters are their own source; every other is the engine's synthesis."""
+    return suggester if suggester.startswith("model:") else SYNTHESIS
+
+
 def summary(path: Path) -> dict[str, Any]:
-    """Acceptance per kind and per suggester (with reject reasons), JSON-ready."""
+    """Acceptance per kind, per source and per suggester (with reject reasons), JSON-ready."""
     from nextedit.feedback.log import read_stats
 
     stats = read_stats(path)
@@ -46,6 +58,11 @@ def summary(path: Path) -> dict[str, Any]:
         name: {**row(a, t), "reasons": dict(sorted(stats.reasons.get(name, {}).items()))}
         for name, (a, t) in sorted(stats.by_suggester.items())
     }
+    by_source: dict[str, list[int]] = {}
+    for name, (a, t) in stats.by_suggester.items():
+        tally = by_source.setdefault(source_of(name), [0, 0])
+        tally[0] += a
+        tally[1] += t
     unknown_reasons = stats.reasons.get("-")
     total = sum(t for _, t in stats.by_kind.values())
     accepted = sum(a for a, _ in stats.by_kind.values())
@@ -53,6 +70,7 @@ def summary(path: Path) -> dict[str, Any]:
         "log": str(path),
         **row(accepted, total),
         "byKind": {kind: row(a, t) for kind, (a, t) in sorted(stats.by_kind.items())},
+        "bySource": {source: row(a, t) for source, (a, t) in sorted(by_source.items())},
         "bySuggester": by_suggester,
         "unknownSuggestionReasons": dict(sorted(unknown_reasons.items())) if unknown_reasons else {},
     }
@@ -91,6 +109,13 @@ def run(args: argparse.Namespace) -> int:
     kinds.add_section()
     kinds.add_row("all", str(data["accepted"]), str(data["total"]), _rate(data))
     console.print(kinds)
+
+    sources = Table(title="acceptance by source (synthesis: the engine; model:…: the model behind it)")
+    for column in ("source", "accepted", "total", "rate"):
+        sources.add_column(column, justify="left" if column == "source" else "right")
+    for source, row in data["bySource"].items():
+        sources.add_row(source, str(row["accepted"]), str(row["total"]), _rate(row))
+    console.print(sources)
 
     suggesters = Table(title="acceptance by suggester")
     for column in ("suggester", "accepted", "rejected", "total", "rate", "reject reasons"):

@@ -1,6 +1,6 @@
 """pygls's protocol, made lenient and stripped of its own document mirror.
 
-Two changes to :class:`pygls.protocol.LanguageServerProtocol`:
+Three changes to :class:`pygls.protocol.LanguageServerProtocol`:
 
 - **No second mirror.** pygls keeps a workspace copy of every open document
   and updates it *before* our handlers run; a change pygls cannot apply would
@@ -11,6 +11,9 @@ Two changes to :class:`pygls.protocol.LanguageServerProtocol`:
   message; when that fails it logs and drops the request, and the client
   waits forever. Here a request whose params do not parse is answered
   ``-32602`` (invalid params) naming the method, and the server reads on.
+- **Cancellations are told.** ``on_cancel`` hears every ``$/cancelRequest``
+  (pygls can only cancel a request that has not started; the server uses it
+  to abandon work a started request is waiting for).
 
 This module knows nothing of suggestions.
 """
@@ -18,6 +21,7 @@ This module knows nothing of suggestions.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types
@@ -37,6 +41,14 @@ class _Answered:
 
 
 class LenientProtocol(LanguageServerProtocol):
+    # told of every ``$/cancelRequest`` (its request id) before pygls cancels what it can
+    on_cancel: Callable[[Any], None] | None = None
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        if self.on_cancel is not None:
+            self.on_cancel(msg_id)
+        super()._handle_cancel_notification(msg_id)
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)

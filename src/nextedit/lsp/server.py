@@ -24,6 +24,18 @@ Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
 Handlers are synchronous on purpose: pygls runs them on its event loop in
 arrival order, so notifications apply strictly in order and the session is
 never touched from two threads. Suggestions take milliseconds.
+
+The one exception is the model (:mod:`nextedit.provider`). The three
+suggestion handlers are generators: the engine runs synchronously as above
+and, when it has nothing and a provider is configured, the handler yields
+to pygls a coroutine that waits for the model in a worker thread
+(:meth:`~nextedit.session.SuggestWork.ask_model`, on the request's snapshot;
+the engine is not touched there). Meanwhile the loop reads on: a newer
+``didChange`` of the document, its ``didClose``/``didOpen``, or
+``$/cancelRequest`` of the request abandons the model's request at once.
+Without a provider the generators return before yielding: nothing changes.
+Credentials in the provider settings never reach a log: pygls's own log of
+the ``initialize`` params is cut (:class:`_HideInitializeParams`).
 """
 
 from __future__ import annotations
@@ -32,9 +44,10 @@ import asyncio
 import logging
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -46,18 +59,60 @@ from nextedit.feedback import FeedbackLog, open_feedback_log
 from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.protocol import LenientProtocol
-from nextedit.session import PlacedSuggestion, Session
+from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import Document, Position, PositionEncoding, Range
+
+if TYPE_CHECKING:
+    from nextedit.provider.service import ModelProvider
 
 __all__ = ["COPILOT_INLINE_EDIT", "DID_SHOW_INLINE_EDIT", "NextEditServer", "create_server"]
 
 log = logging.getLogger(__name__)
 
+# what a suggestion handler yields to pygls and gets back: (coroutine function, args, kwargs) → its result
+Flow = Generator[tuple[Callable[..., Any], tuple[Any, ...], None], Any, list[PlacedSuggestion]]
+
 COPILOT_INLINE_EDIT = "textDocument/copilotInlineEdit"
 DID_SHOW_INLINE_EDIT = "textDocument/didShowInlineEdit"
 SESSION_ID = "lsp"
+
+
+class _HideInitializeParams(logging.Filter):
+    """pygls logs the whole ``initialize`` params at INFO; ``initializationOptions`` may hold
+    the provider's credentials, so the record keeps its message and loses its params."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith("Language server initialized"):
+            record.msg = "Language server initialized (params not logged: they may hold credentials)"
+            record.args = ()
+        return True
+
+
+logging.getLogger("pygls.protocol.language_server").addFilter(_HideInitializeParams())
+
+
+@dataclass(eq=False)
+class ModelWait:
+    """A suggestion waiting for the model: abandoned when its document moves on or it is cancelled."""
+
+    uri: str
+    version: int
+    request_id: Any
+    abandoned: threading.Event = field(default_factory=threading.Event)
+
+
+async def _wait_for_model(work: SuggestWork, engine_result: SuggestResult, wait: ModelWait) -> SuggestResult:
+    """The model's answer, awaited in a worker thread (never raises: a failure is the engine's answer)."""
+    try:
+        return await asyncio.to_thread(work.ask_model, engine_result, wait.abandoned.is_set)
+    except asyncio.CancelledError:
+        wait.abandoned.set()
+        raise
+    except Exception:  # a bug: the engine's (silent) answer stands
+        log.exception("asking the model failed")
+        return engine_result
 
 
 class NextEditServer(LanguageServer):
@@ -79,6 +134,11 @@ class NextEditServer(LanguageServer):
         self.flag_settings = settings or Settings()
         self.settings = self.flag_settings
         self._settings_layers: dict[str, Any] = {}
+        # the model behind the engine (made when one is first configured), the suggestions waiting for it
+        self.provider: ModelProvider | None = None
+        self.model_waits: list[ModelWait] = []
+        if isinstance(self.protocol, LenientProtocol):
+            self.protocol.on_cancel = self.abandon_request
 
     @property
     def session(self) -> Session:
@@ -103,6 +163,13 @@ class NextEditServer(LanguageServer):
         # every kind the user allows: each still carries its concrete edits, and code actions can say more
         session.kinds = self.settings.kinds(SuggestionKinds(jump=True, rename=True, search_and_replace=True))
         self.settings.configure(session.engine)
+        if self.provider is None and self.settings.provider is not None:
+            from nextedit.provider.service import ModelProvider
+
+            self.provider = ModelProvider()
+        if self.provider is not None:
+            self.provider.configure(self.settings.provider_config())
+        session.provider = self.provider
 
     def set_settings(self, layer: str, values: Any) -> list[str]:
         """Replace one layer of settings (``initializationOptions`` or ``configuration``) and apply
@@ -168,21 +235,47 @@ class NextEditServer(LanguageServer):
         *,
         selection: Range | None = None,
         trigger_kind: str = "automatic",
-    ) -> list[PlacedSuggestion]:
+    ) -> Flow:
         """The session's suggestions, best first; empty for unknown documents or other versions.
 
-        The engine has already dropped edits that change nothing: a
-        suggestion other than a jump always edits something.
+        A generator for pygls (``yield from`` it in a handler): it yields
+        only to wait for the model (see the module docstring). The engine
+        has already dropped edits that change nothing: a suggestion other
+        than a jump always edits something.
         """
-        state = self.session.get(uri)
+        session = self.session
+        state = session.get(uri)
         if state is None:
             log.debug("suggest: unknown document %s", uri)
             return []
         if version is None:
             version = state.document.version
-        placed = self.session.suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
+        work = session.prepare_suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
+        if work is None:
+            return []
+        result = work.compute_engine()
+        if work.wants_model(result):
+            wait = ModelWait(uri, version, self.protocol.msg_id)
+            self.model_waits.append(wait)
+            try:
+                result = yield _wait_for_model, (work, result, wait), None
+            finally:
+                self.model_waits.remove(wait)
+        placed = session.finish_suggest(work, result)
         self.offers.offer(placed)
         return placed
+
+    def abandon_waits(self, uri: str, version: int | None = None) -> None:
+        """Abandon the model requests for ``uri`` older than ``version`` (``None``: all of them)."""
+        for wait in self.model_waits:
+            if wait.uri == uri and (version is None or wait.version < version):
+                wait.abandoned.set()
+
+    def abandon_request(self, request_id: Any) -> None:
+        """``$/cancelRequest``: abandon that request's model request, if it has one."""
+        for wait in self.model_waits:
+            if wait.request_id == request_id:
+                wait.abandoned.set()
 
     def document_of(self, uri: str) -> Document | None:
         state = self.session.get(uri)
@@ -195,7 +288,7 @@ class NextEditServer(LanguageServer):
         if state is None or not accepted.edits:
             return None
         here = accepted.edits[0].range.start  # still the edit's start once it is applied
-        for suggestion in self.session.suggest(accepted.uri, state.document.version, here):
+        for suggestion in self.session.suggest(accepted.uri, state.document.version, here, model=False):
             if suggestion.kind == "jump" or suggestion.uri != accepted.uri or not suggestion.edits:
                 continue
             starts = sorted((e.range.start for e in suggestion.edits), key=_key)
@@ -248,12 +341,15 @@ def did_change_configuration(ls: NextEditServer, params: types.DidChangeConfigur
 
 
 def shutdown(ls: NextEditServer, params: Any) -> None:
+    for wait in ls.model_waits:
+        wait.abandoned.set()
     ls.session.close()
 
 
 def did_open(ls: NextEditServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
     ls.offers.forget(doc.uri)
+    ls.abandon_waits(doc.uri)
     ls.session.did_open(doc.uri, doc.language_id, doc.version, doc.text)
 
 
@@ -264,11 +360,13 @@ def did_change(ls: NextEditServer, params: types.DidChangeTextDocumentParams) ->
     if state is not None and params.text_document.version > state.document.version:
         for suggestion_id in ls.offers.judge_change(uri, state.document.version, changes):
             ls.session.reject(suggestion_id, "ignored")
-    ls.session.did_change(uri, params.text_document.version, changes)
+    if ls.session.did_change(uri, params.text_document.version, changes):
+        ls.abandon_waits(uri, params.text_document.version)
 
 
 def did_close(ls: NextEditServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.offers.forget(params.text_document.uri)
+    ls.abandon_waits(params.text_document.uri)
     ls.session.did_close(params.text_document.uri)
 
 
@@ -279,7 +377,7 @@ def did_save(ls: NextEditServer, params: types.DidSaveTextDocumentParams) -> Non
 # -- suggestions ------------------------------------------------------------------
 
 
-def copilot_inline_edit(ls: NextEditServer, params: Any) -> dict[str, Any]:
+def copilot_inline_edit(ls: NextEditServer, params: Any) -> Generator[Any, Any, dict[str, Any]]:
     """``{textDocument:{uri,version}, position}`` → ``{edits:[{text, textDocument, range, command}]}``.
 
     The best suggestion that edits; its edits may be in another document
@@ -291,7 +389,7 @@ def copilot_inline_edit(ls: NextEditServer, params: Any) -> dict[str, Any]:
         position = convert.position_from_json(convert.field(params, "position"))
     except convert.ParamsError as exc:
         raise JsonRpcInvalidParams(f"{COPILOT_INLINE_EDIT}: {exc}") from exc
-    for suggestion in ls.suggestions(uri, version, position):
+    for suggestion in (yield from ls.suggestions(uri, version, position)):
         if suggestion.edits:
             return {"edits": convert.inline_edits_json(suggestion)}
     return {"edits": []}
@@ -310,12 +408,15 @@ def did_show_inline_edit(ls: NextEditServer, params: Any) -> None:
         log.debug("%s for unknown or settled suggestion %s", DID_SHOW_INLINE_EDIT, suggestion_id)
 
 
-def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) -> types.InlineCompletionList | None:
+def inline_completion(
+    ls: NextEditServer, params: types.InlineCompletionParams
+) -> Generator[Any, Any, types.InlineCompletionList | None]:
     uri = params.text_document.uri
     cursor = convert.position_from_wire(params.position)
     manual = params.context.trigger_kind == types.InlineCompletionTriggerKind.Invoked
+    suggestions = yield from ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic")
     document = ls.document_of(uri)
-    for suggestion in ls.suggestions(uri, None, cursor, trigger_kind="manual" if manual else "automatic"):
+    for suggestion in suggestions:
         if document is None:
             break
         item = convert.inline_completion_item(suggestion, document, ls.encoding, cursor)
@@ -324,13 +425,15 @@ def inline_completion(ls: NextEditServer, params: types.InlineCompletionParams) 
     return None
 
 
-def code_actions(ls: NextEditServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+def code_actions(
+    ls: NextEditServer, params: types.CodeActionParams
+) -> Generator[Any, Any, list[types.CodeAction] | None]:
     if not _kind_wanted(params.context.only):
         return None
     uri = params.text_document.uri
     selection = convert.range_from_wire(params.range)
     manual = params.context.trigger_kind == types.CodeActionTriggerKind.Invoked
-    answer = ls.suggestions(
+    answer = yield from ls.suggestions(
         uri,
         None,
         selection.start,
