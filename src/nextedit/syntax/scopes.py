@@ -101,12 +101,19 @@ def identifier_at(tree: SyntaxTree, source: bytes, byte_offset: int) -> tuple[in
 
 
 def enclosing_node(
-    tree: SyntaxTree, byte_start: int, byte_end: int, types: frozenset[str] | set[str] | tuple[str, ...] | None = None
+    tree: SyntaxTree,
+    byte_start: int,
+    byte_end: int,
+    types: frozenset[str] | set[str] | tuple[str, ...] | None = None,
+    *,
+    stale: bool = False,
 ) -> tree_sitter.Node | None:
     """The smallest named node covering ``[byte_start, byte_end)``; with
     ``types``, its nearest ancestor-or-self whose type is one of them.
-    ``None`` when the range is outside the tree or no such node exists."""
-    root = tree.root
+    ``None`` when the range is outside the tree or no such node exists.
+    ``stale``: read :attr:`SyntaxTree.stale_root` (no re-parse; exact away
+    from the edits since the last parse)."""
+    root = tree.stale_root if stale else tree.root
     if byte_start < root.start_byte or byte_end > root.end_byte or byte_start > byte_end:
         return None
     node = root.named_descendant_for_byte_range(byte_start, byte_end)

@@ -15,6 +15,7 @@ nor LSP/ACP or position encodings.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from nextedit.suggest.repeat.examples import EditExample
@@ -101,15 +102,34 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     if not examples:
         return []
     last = examples[-1]
-    rules: list[Rule] = []
     agreeing = [e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None]
-    if agreeing:
-        rules.extend(_anti_unify(last, agreeing[-1]))
+    partner = agreeing[-1] if agreeing else None
+    # the rules depend on these two examples alone: made once while they stand
+    key = (_key(last), _key(partner) if partner is not None else None)
+    cached = _RULES.get(key)
+    if cached is not None:
+        _RULES.move_to_end(key)
+        return cached
+    rules: list[Rule] = []
+    if partner is not None:
+        rules.extend(_anti_unify(last, partner))
     line = _line_rule(last)
     if line is not None:
         rules.append(line)
     rules.extend(_single_rules(last))
+    _RULES[key] = rules
+    if len(_RULES) > _RULES_SIZE:
+        _RULES.popitem(last=False)
     return rules
+
+
+def _key(ex: EditExample) -> tuple[object, ...]:
+    return (ex.edit, ex.window_start, ex.after, ex.clipped)
+
+
+# (last example, the earlier example agreeing with it) -> their rules
+_RULES: OrderedDict[tuple[object, ...], list[Rule]] = OrderedDict()
+_RULES_SIZE = 256
 
 
 def _line_rule(ex: EditExample) -> Rule | None:
@@ -381,6 +401,9 @@ _KEYWORDS = frozenset(
 
 def literal_specificity(rule: Rule) -> float:
     """Weight of the literal identifiers/strings of the before template (holes excluded)."""
+    cached = rule.info.get("_literal_specificity")
+    if cached is not None:
+        return cached
     total = 0.0
     for part in rule.before:
         if isinstance(part, int):
@@ -390,6 +413,7 @@ def literal_specificity(rule: Rule) -> float:
                 total += 0.5
             else:
                 total += _tok_weight(t)
+    rule.info["_literal_specificity"] = total
     return total
 
 

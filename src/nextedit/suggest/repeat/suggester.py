@@ -113,7 +113,7 @@ def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str
     def category(start: int, end: int) -> tuple[str, str | None] | None:
         try:
             bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
-            node = enclosing_node(tree, bs, be)
+            node = enclosing_node(tree, bs, be, stale=True)
         except Exception:  # noqa: BLE001 - a stale tree must not cost the suggestion
             return None
         while node is not None and node.start_byte == bs and node.end_byte == be:
