@@ -6,6 +6,7 @@ from nextedit.session import Session
 from nextedit.suggest import filters
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
+from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename.suggester import RenameSuggester
 from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.text import Position, PositionEncoding, Range
@@ -41,7 +42,7 @@ def candidate(edits, *, kind="edit", score=0.9, fingerprint="fixed:1", uri=URI, 
 
 
 def session_with(text: str, suggesters: list[Suggester], kinds=SuggestionKinds()) -> Session:
-    session = Session("t", kinds=kinds, engine=SuggestionEngine(suggesters))
+    session = Session("t", kinds=kinds, engine=SuggestionEngine(suggesters, ranker=Ranker.untrained()))
     session.did_open(URI, "python", 1, text)
     return session
 
@@ -64,7 +65,7 @@ def test_best_first_and_at_most_three():
 
 
 def test_below_threshold_is_silence():
-    engine = SuggestionEngine([Fixed("fixed", [candidate([(4, 5, "9")], score=0.2)])])
+    engine = SuggestionEngine([Fixed("fixed", [candidate([(4, 5, "9")], score=0.2)])], ranker=Ranker.untrained())
     session = Session("t", engine=engine)
     session.did_open(URI, "python", 1, "a = 1\n")
     state = session.get(URI)
@@ -166,7 +167,7 @@ def test_acceptance_rate_moves_the_ranking():
     text = "a = 1\nb = 2\n"
     good = Candidate("edit", URI, (TextEditCp(4, 5, "7"),), 0.8, "liked", ("x",), "liked:1")
     bad = Candidate("edit", URI, (TextEditCp(10, 11, "8"),), 0.8, "disliked", ("x",), "disliked:1")
-    engine = SuggestionEngine([Fixed("s", [bad, good])])
+    engine = SuggestionEngine([Fixed("s", [bad, good])], ranker=Ranker.untrained())
     engine.acceptance = lambda name: {"liked": 0.9, "disliked": 0.1}.get(name)
     session = Session("t", engine=engine)
     session.did_open(URI, "python", 1, text)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from nextedit.session import Session
 from nextedit.suggest.engine import SuggestionEngine
 from nextedit.suggest.model import Candidate, SuggestionKinds, TextEditCp
+from nextedit.suggest.rank import Ranker
 from nextedit.text import Position, Range, TextChange
 from tests.test_engine import URI, Fixed
 
 
 def _session(text: str, candidates) -> Session:
-    session = Session("t", kinds=SuggestionKinds(), engine=SuggestionEngine([Fixed("fixed", candidates)]))
+    session = Session(
+        "t", kinds=SuggestionKinds(), engine=SuggestionEngine([Fixed("fixed", candidates)], ranker=Ranker.untrained())
+    )
     session.did_open(URI, "python", 1, text)
     return session
 

@@ -22,7 +22,9 @@ from nextedit.feedback import FEEDBACK_FILE, FeedbackLog, FeedbackSubject, defau
 from nextedit.feedback.log import SUMMARY_FILE, read_records, read_stats, rotated
 from nextedit.feedback.stats import TAIL_BYTES
 from nextedit.session import Session
+from nextedit.suggest.engine import SuggestionEngine
 from nextedit.suggest.model import SuggestionKinds
+from nextedit.suggest.rank import Ranker
 from nextedit.text import Position, Range, TextChange
 
 if TYPE_CHECKING:
@@ -86,7 +88,9 @@ def test_a_3000_edit_rename_writes_a_small_record(tmp_path: Path) -> None:
     text = "value = 1\n" + "\n".join(lines) + "\n"
     path = tmp_path / FEEDBACK_FILE
     with FeedbackLog(path) as log:
-        session = Session("nes-1", kinds=SuggestionKinds(rename=True), feedback=log)
+        # the record's size is the point, not the ranking: the suggester's own confidence decides
+        engine = SuggestionEngine(ranker=Ranker.untrained())
+        session = Session("nes-1", kinds=SuggestionKinds(rename=True), feedback=log, engine=engine)
         session.did_open(URI, "python", 1, text)
         rng = Range(Position(0, 0), Position(0, 5))
         assert session.did_change(URI, 2, [TextChange(rng, "amount")])

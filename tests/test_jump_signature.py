@@ -140,3 +140,14 @@ def test_method_receiver_is_not_a_parameter():
     out = editor.suggest(uri, cursor)
     assert out and out[0].suggester == "signature"
     assert "x.run(1)" in apply_edits_to(editor.text(uri), out[0], ENC)
+
+
+def test_a_parameter_removed_but_still_read_in_the_body_waits() -> None:
+    """The body still names the removed parameter: the developer is not done
+    with the definition, so its calls are left alone."""
+    text = "def area(w, h, unit):\n    return f'{w * h}{unit}'\n\n\nprint(area(1, 2, 'm'))\n"
+    editor = Editor(SuggestionKinds(jump=True))
+    editor.open("file:///w/a.py", "python", text)
+    start = text.index(", unit")
+    cursor = editor.replace("file:///w/a.py", start, start + len(", unit"), "")
+    assert [s for s in editor.suggest("file:///w/a.py", cursor) if s.suggester == "signature"] == []

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nextedit.bench.portable_regex import (
+from nextedit.text.portable_regex import (
     NotPortable,
     check_pattern,
     is_portable,

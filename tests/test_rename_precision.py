@@ -77,7 +77,11 @@ def test_whole_hunk_rename_without_kept_occurrences_still_suggests():
     assert apply_edits_to(editor.text(uri), out[0], ENC).endswith("    register(obj)\n")
 
 
-def test_skipped_occurrence_between_renamed_sites_offers_only_the_next_one():
+def test_skipped_occurrence_between_renamed_sites_is_a_partial_rename():
+    """Renaming the 2nd and 4th use but not the 3rd is a choice: on the
+    recorded traces such a rename is carried on to another occurrence right
+    about a quarter of the time, so nothing is offered — least of all the
+    skipped one."""
     text = "def f(total):\n    a = total\n    b = total\n    c = total\n    d = total\n    return total\n"
     uri = "file:///w/s.py"
     editor = Editor()
@@ -87,9 +91,8 @@ def test_skipped_occurrence_between_renamed_sites_offers_only_the_next_one():
         cp = sum(len(x) + 1 for x in text.split("\n")[:line]) + len("    a = ")
         cursor = editor.rename_at(uri, cp, "total", "sum_")
     out = editor.suggest(uri, cursor)
-    assert out and out[0].suggester == "rename"
-    lines = [e.range.start.line for e in out[0].edits]
-    assert len(lines) == 1 and lines[0] not in (3,)  # never the skipped one
+    assert all(e.range.start.line != 3 for s in out for e in s.edits)  # never the skipped one
+    assert not [s for s in out if s.suggester == "rename"]
 
 
 def test_rust_path_rename_only_touches_the_same_path():

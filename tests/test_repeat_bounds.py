@@ -145,27 +145,33 @@ struct D;
 
 
 @pytest.mark.parametrize(
-    ("order", "sites"),
+    ("order", "passed_over"),
     [
-        # B was skipped on the way down: D is a guess
-        ("AC", 0),
+        # B was skipped on the way down: the rule's other sites are guesses
+        ("AC", 1),
         # out of order: B may simply not be reached yet
-        ("CA", 2),
+        ("CA", 0),
     ],
 )
-def test_site_passed_over_on_the_way_down_is_negative_evidence(order: str, sites: int) -> None:
+def test_site_passed_over_on_the_way_down_is_negative_evidence(order: str, passed_over: int) -> None:
+    """The synthesis records the site the developer passed over; the ranker
+    weighs it (``CandidateFeatures.passed_over``, a negative weight)."""
     ed = Editor(RS_DERIVE)
     for name in order:
         ed.change(f"Debug, Eq, PartialEq)]\nstruct {name}", f"Debug, Default, Eq, PartialEq)]\nstruct {name}")
-    proposals = ed.suggest()
-    assert (len(proposals[0].sites) if proposals else 0) == sites
+    proposals = synthesize(ed.text, ed.edits, ed.edits[-1].new_end, max_proposals=4)
+    two_examples = [p for p in proposals if p.rule.evidence >= 2]
+    assert two_examples and two_examples[0].rule.info["passed_over"] == passed_over
 
 
-def test_one_new_value_typed_in_is_not_a_pattern() -> None:
+def test_one_new_value_typed_in_is_flagged_as_data() -> None:
+    """A new literal typed in is data more often than a pattern: the rule
+    still stands where the whole line repeats, flagged for the ranker."""
     text = "def a():\n    return flask.request.method\n\n\ndef b():\n    return flask.request.method\n"
     ed = Editor(text)
     ed.change("return flask.request.method", 'return "Hello World!"')
-    assert ed.suggest() == []
+    proposals = ed.suggest()
+    assert proposals and proposals[0].rule.info["new_literal"]
 
 
 def test_an_extended_string_is_still_a_pattern() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
+from nextedit.text.portable_regex import is_portable, replace_all, replace_edits
 from test_repeat import Editor, _context  # noqa: E402
 
 
@@ -69,10 +69,13 @@ def test_regex_with_groups_when_identifiers_differ() -> None:
     assert found is not None
     search, replace, is_regex, edits = found
     assert is_regex
-    assert "(?P<" not in search and "\\g<h" not in replace  # numbered groups only
-    re.compile(search)
-    assert expand(ed.text, search, replace, True) == edits
-    after = _apply(ed.text, edits)
+    # the subset every client's engine reads alike: $1 groups, no lookaround
+    assert is_portable(search, replace) is None
+    assert "$1" in replace and "\\1" not in replace and "(?" not in search
+    changed = [(s, e) for s, e, n in replace_edits(ed.text, search, replace) if ed.text[s:e] != n]
+    assert len(changed) == len(edits)  # a client's replace-all changes the sites, nothing else
+    after = replace_all(ed.text, search, replace)
+    assert after == _apply(ed.text, edits)
     assert "assertThat(actualC).isEqualTo(3)" in after
     assert "assertThat(actualD).isEqualTo(4)" in after
     assert "assertEqualsIgnoringCase(x, y)" in after  # similar name untouched
@@ -88,27 +91,26 @@ def test_pattern_never_touches_a_similar_longer_name() -> None:
     ed.change("b = old_api_call(2)", "b = client.api_call(2)")
     proposals = ed.suggest()
     assert proposals
+    assert all("my_old" not in ed.text[s.match_start - 3 : s.match_end] for s in proposals[0].sites)
     found = search_replace_for(ed.text, proposals[0])
-    assert found is not None
-    search, replace, is_regex, edits = found
-    assert expand(ed.text, search, replace, is_regex) == edits
-    after = _apply(ed.text, edits)
-    assert "my_old_api_call(3)" in after
-    assert after.count("client.api_call(") == 4
+    if found is not None:  # offered only when a client's replace-all touches exactly the sites
+        search, replace, is_regex, edits = found
+        after = replace_all(ed.text, search, replace) if is_regex else ed.text.replace(search, replace)
+        assert after == _apply(ed.text, edits)
+        assert "my_old_api_call(3)" in after
+        assert after.count("client.api_call(") == 4
 
 
-def test_bare_literal_falls_back_to_a_bounded_regex() -> None:
+def test_a_literal_that_would_touch_a_longer_name_is_not_offered() -> None:
+    """``SeqCst`` would also replace inside ``SeqCstish``, and no portable
+    pattern states a word boundary: the sites stay one-site edits."""
     from nextedit.suggest.repeat.synthesis import Proposal, Rule, find_sites, make_rule
 
     text = "x = SeqCst\ny = SeqCst\nz = SeqCstish\n"
     rule: Rule = make_rule(["SeqCst"], ["Relaxed"], [], 2, 5.0, ())
     sites = find_sites(text, rule)
     assert len(sites) == 2
-    found = search_replace_for(text, Proposal(rule, tuple(sites), 1.0))
-    assert found is not None
-    search, replace, is_regex, edits = found
-    assert is_regex and search.startswith("(?<![\\w])")
-    assert _apply(text, edits) == "x = Relaxed\ny = Relaxed\nz = SeqCstish\n"
+    assert search_replace_for(text, Proposal(rule, tuple(sites), 1.0)) is None
 
 
 def test_one_site_is_not_a_search_and_replace() -> None:

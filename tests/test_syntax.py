@@ -867,3 +867,25 @@ def test_binding_memo_is_per_tree_version():
     e = _Edit(src, src.index(b"return a") + 7, src.index(b"return a") + 8, b"b")
     tree.apply_edit(e, e.new)
     assert binding_occurrences(tree, e.new, e.new.index(b"a)")) == [(6, 7)]
+
+
+def test_the_stale_root_moves_offsets_without_a_re_parse() -> None:
+    """``stale_root`` reads the last parse with its offsets moved by the edits
+    since: a node past the edit sits where its text now is, and nothing is
+    re-parsed (the next reader of ``tree`` pays that)."""
+    from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
+
+    text = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    document = Document("file:///a.py", "python", 1, text)
+    tree = SyntaxTree.parse("python", document.source_bytes)
+    applied = document.apply_changes(
+        [TextChange(Range(Position(1, 11), Position(1, 12)), "100")], 2, PositionEncoding.UTF16
+    )
+    tree.apply_edits(applied, document.source_bytes)
+    assert tree.reparse_pending
+    b = document.source_bytes.index(b"def b")
+    node = tree.stale_root.named_descendant_for_byte_range(b, b + 3)
+    assert node is not None and node.type == "function_definition" and node.start_byte == b
+    assert tree.reparse_pending  # still: reading the stale root parsed nothing
+    assert tree.root.named_descendant_for_byte_range(b, b + 3).start_byte == b
+    assert not tree.reparse_pending

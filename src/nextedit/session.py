@@ -14,8 +14,8 @@ off its event loop while it keeps applying changes:
    the version rule, then a :class:`SuggestWork` holding a snapshot of every
    open document — O(history): the text is shared (``str``/``bytes`` are
    immutable), a pending re-parse goes with a copy of the edited tree, the
-   history's entries are copied — with the rejected fingerprints and the
-   acceptance rates as they are now;
+   history's entries are copied — with the rejected fingerprints, the rules
+   dismissed and the feedback counts as they are now;
 2. :meth:`SuggestWork.compute` (any thread, one at a time per session): the
    engine on the snapshot, then positions in the session's encoding; it
    polls ``cancelled()`` and stops at the engine's next check. When the
@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 from nextedit.feedback import FeedbackLog, FeedbackSubject
 from nextedit.history import EditHistory
 from nextedit.suggest.engine import SuggestionEngine
+from nextedit.suggest.filters import rule_key
 from nextedit.suggest.model import (
     Candidate,
     Diagnostic,
@@ -242,7 +243,8 @@ class SuggestWork:
     encoding: PositionEncoding
     kinds: SuggestionKinds
     rejected: frozenset[str]
-    acceptance: Mapping[str, float] | None
+    feedback_counts: Mapping[str, tuple[int, int]] | None
+    rejected_rules: Mapping[str, int]
     engine: SuggestionEngine = field(repr=False, compare=False)
     # the model behind the engine, and its configuration when the request arrived
     provider: ModelProvider | None = field(default=None, repr=False, compare=False)
@@ -263,9 +265,11 @@ class SuggestWork:
             return SuggestResult((), SilenceReason.CANCELLED)
         state = self.workspace.get(self.uri)
         assert state is not None  # prepare_suggest snapshots the request document
-        if self.acceptance is not None:  # the rates as they were when the request arrived
-            self.engine.acceptance = self.acceptance.get
-        outcome = self.engine.suggest(self.workspace, self.request(), self.kinds, self.rejected, cancelled)
+        if self.feedback_counts is not None:  # the counts as they were when the request arrived
+            self.engine.feedback_counts = self.feedback_counts
+        outcome = self.engine.suggest(
+            self.workspace, self.request(), self.kinds, self.rejected, cancelled, rejected_rules=self.rejected_rules
+        )
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
         return SuggestResult(placed, outcome.reason, outcome.notes)
 
@@ -371,11 +375,13 @@ class Session:
     documents: dict[str, DocumentState] = field(default_factory=dict)
     _issued: OrderedDict[str, PlacedSuggestion] = field(default_factory=OrderedDict)
     _rejected: set[str] = field(default_factory=set)
+    # rule key -> newest developer edit seq when a suggestion of that rule was rejected
+    _rejected_rules: dict[str, int] = field(default_factory=dict)
     closed: bool = False
 
     def __post_init__(self) -> None:
         if self.feedback is not None:
-            self.engine.acceptance = self.feedback.acceptance_rate
+            self.engine.feedback_counts = self.feedback.verdicts_by_suggester()
 
     # -- documents -----------------------------------------------------------
 
@@ -503,7 +509,8 @@ class Session:
             encoding=self.encoding,
             kinds=self.kinds,
             rejected=frozenset(self._rejected),
-            acceptance=self.feedback.acceptance_rates() if self.feedback is not None else None,
+            feedback_counts=self.feedback.verdicts_by_suggester() if self.feedback is not None else None,
+            rejected_rules=dict(self._rejected_rules),
             engine=self.engine,
             provider=self.provider if model else None,
             provider_config=self.provider.config if model and self.provider is not None else None,
@@ -564,6 +571,8 @@ class Session:
         suggestion = self._feedback(suggestion_id, "reject", reason)
         if suggestion is not None and suggestion.fingerprint:
             self._rejected.add(suggestion.fingerprint)
+            newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
+            self._rejected_rules[rule_key(suggestion.fingerprint)] = newest
         return suggestion
 
     def _feedback(self, suggestion_id: str, action: str, reason: str | None) -> PlacedSuggestion | None:

@@ -8,7 +8,7 @@ Definitions (docs/trace-format.md "Scoring"; the exact rules this module impleme
   the text before the suggestion, non-overlapping); ``searchAndReplace``
   replaces every match of ``search`` in the file (``isRegex``: only a pattern
   and replacement in the portable subset of
-  :mod:`nextedit.bench.portable_regex`, applied with ``$1``/``$$`` replacement
+  :mod:`nextedit.text.portable_regex`, applied with ``$1``/``$$`` replacement
   semantics; anything else is judged wrong; otherwise a literal,
   non-overlapping left-to-right search); ``jump`` changes nothing and is
   followed (below); ``rename`` is not advertised by the replaying client and
@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nextedit.bench.events import ExpectedEdit, GradedEdit, Query
-from nextedit.bench.portable_regex import NotPortable, replace_edits
 from nextedit.bench.wire import range_offsets
 from nextedit.text import Document, common_affixes
+from nextedit.text.portable_regex import NotPortable, replace_edits
 
 MAX_SLIDE = 256  # how far an insertion/deletion may slide to an equivalent place
 

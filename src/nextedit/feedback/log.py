@@ -378,6 +378,10 @@ class FeedbackLog:
     def acceptance_by_suggester(self) -> dict[str, tuple[int, int]]:
         return {name: (a, t) for name, (a, t) in sorted(self.stats.by_suggester.items())}
 
+    def verdicts_by_suggester(self) -> dict[str, tuple[int, int]]:
+        """``suggester -> (accepted, accepted + explicitly rejected)`` (see :class:`FeedbackStats`)."""
+        return self.stats.verdicts_by_suggester()
+
 
 class _FileLock:
     """``flock(LOCK_EX)`` for the duration of a ``with`` (a no-op without fcntl)."""

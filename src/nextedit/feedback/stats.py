@@ -102,6 +102,16 @@ class FeedbackStats:
             return None
         return tally[0] / tally[1]
 
+    def verdicts_by_suggester(self) -> dict[str, tuple[int, int]]:
+        """``suggester -> (accepted, accepted + explicitly rejected)``: the
+        user's verdicts (a suggestion ``ignored`` while typing on is none)."""
+        out = {}
+        for name, (accepted, _total) in self.by_suggester.items():
+            rejected = self.reasons.get(name, {}).get("rejected", 0)
+            if accepted or rejected:
+                out[name] = (accepted, accepted + rejected)
+        return out
+
     def acceptance_rates(self) -> dict[str, float]:
         """``suggester -> accepted / total`` for every suggester with feedback."""
         return {name: a / t for name, (a, t) in self.by_suggester.items() if t}

@@ -357,6 +357,10 @@ class EditHistory:
         self._snapshot = (key, out)
         return list(out)
 
+    def newest_seq(self) -> int:
+        """The ``seq`` of the newest developer edit (0: none), without describing any."""
+        return max((entry.seq for entry in self._entries), default=0)
+
     def last(self) -> DeveloperEdit | None:
         """The most recent developer edit, or ``None``."""
         if not self._entries:

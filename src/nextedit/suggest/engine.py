@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable
-from typing import cast
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from nextedit.settings import DEFAULT_MIN_CONFIDENCE
-from nextedit.suggest import filters, jump, rank
+from nextedit.suggest import filters, jump
 from nextedit.suggest.model import (
     Candidate,
     SilenceReason,
@@ -35,6 +35,7 @@ from nextedit.suggest.model import (
     SuggestRequest,
     TextEditCp,
 )
+from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename import RenameSuggester
 from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
@@ -74,13 +75,19 @@ class SuggestionEngine:
         threshold: float = DEFAULT_MIN_CONFIDENCE,
         max_results: int = 3,
         languages: frozenset[str] | None = None,
+        strict: bool = False,
+        ranker: Ranker | None = None,
     ) -> None:
         self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
         self.threshold = threshold
         self.max_results = max_results
         self.languages = languages
-        # suggester name -> past acceptance rate (set by the session from the feedback log)
-        self.acceptance: Callable[[str], float | None] | None = None
+        # raise a suggester's exception instead of logging it (tests run strict)
+        self.strict = strict
+        self.ranker = ranker if ranker is not None else Ranker()
+        self._promise: _Promise | None = None
+        # suggester name -> (accepted, accepted + rejected) from the feedback log (set by the session)
+        self.feedback_counts: Mapping[str, tuple[int, int]] = {}
 
     def suggest(
         self,
@@ -89,12 +96,64 @@ class SuggestionEngine:
         kinds: SuggestionKinds,
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
+        rejected_rules: Mapping[str, int] | None = None,
     ) -> SuggestOutcome:
+        promised = self._promised(workspace, request, rejected)
+        if promised is not None:
+            return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules)
+        notes = list(ranking.notes)
+        if ranking.reason is not None or ranking.context is None:
+            return SuggestOutcome((), ranking.reason, tuple(notes))
+        kept = ranking.candidates
+        strong = [c for c in kept if c.score >= self.threshold]
+        if not strong:
+            notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
+            return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
+
+        fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
+        if not fitted:
+            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
+        planned = [c for c in jump.plan(fitted, ranking.context) if c.fingerprint not in ranking.context.rejected]
+        if len(planned) > 1 and planned[0].kind == "jump" and planned[0].target_cp is not None:
+            target = workspace.get(planned[0].uri)
+            if target is not None:
+                self._promise = _Promise(planned[0].uri, target.document.version, planned[0].target_cp, planned[1])
+        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+
+    def _promised(
+        self, workspace: WorkspaceView, request: SuggestRequest, rejected: set[str] | frozenset[str]
+    ) -> Candidate | None:
+        """A jump promises an edit: asked again at the jump's target, in the
+        same version of the text, the engine answers that edit (DESIGN.md
+        "Jump"), unless the developer rejected it meanwhile."""
+        promise = self._promise
+        if promise is None or (promise.uri, promise.version, promise.target_cp) != (
+            request.uri,
+            request.version,
+            request.cursor_cp,
+        ):
+            return None
+        state = workspace.get(request.uri)
+        if state is None or state.document.version != promise.version or promise.edit.fingerprint in rejected:
+            return None
+        return promise.edit
+
+    def rank(
+        self,
+        workspace: WorkspaceView,
+        request: SuggestRequest,
+        kinds: SuggestionKinds,
+        rejected: set[str] | frozenset[str],
+        cancelled: Callable[[], bool] = lambda: False,
+        rejected_rules: Mapping[str, int] | None = None,
+    ) -> Ranking:
+        """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
         if state is None:
-            return SuggestOutcome((), SilenceReason.UNKNOWN_DOCUMENT)
+            return Ranking(None, (), SilenceReason.UNKNOWN_DOCUMENT)
         if not self.watches(state):
-            return SuggestOutcome((), SilenceReason.LANGUAGE_NOT_WATCHED)
+            return Ranking(None, (), SilenceReason.LANGUAGE_NOT_WATCHED)
         rejected = frozenset(rejected)
         context = SuggestContext(
             workspace=workspace,
@@ -103,17 +162,21 @@ class SuggestionEngine:
             kinds=kinds,
             edits=tuple(state.history.edits()),
             rejected=rejected,
+            rejected_rules=rejected_rules or {},
             cancelled=cancelled,
+            feedback=self.feedback_counts,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []
         reasons: list[SilenceReason] = []
         for suggester in self.suggesters:
             if cancelled():
-                return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+                return Ranking(context, (), SilenceReason.CANCELLED, tuple(notes))
             try:
                 result = suggester.propose(context)
             except Exception:  # noqa: BLE001 - one suggester must not sink the request
+                if self.strict:
+                    raise
                 log.exception("suggester %s failed", getattr(suggester, "name", suggester))
                 notes.append(f"{getattr(suggester, 'name', '?')}: error")
                 continue
@@ -123,12 +186,12 @@ class SuggestionEngine:
                 continue
             proposed.extend(result)
         if cancelled():
-            return SuggestOutcome((), SilenceReason.CANCELLED, tuple(notes))
+            return Ranking(context, (), SilenceReason.CANCELLED, tuple(notes))
         if not proposed:
             reason = (
                 SilenceReason.NO_CANDIDATES if SilenceReason.NO_CANDIDATES in reasons else SilenceReason.NO_EVIDENCE
             )
-            return SuggestOutcome((), reason, tuple(notes))
+            return Ranking(context, (), reason, tuple(notes))
 
         kept: list[Candidate] = []
         for candidate in proposed:
@@ -142,27 +205,39 @@ class SuggestionEngine:
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
                 continue
             edits = filters.clean_edits(candidate, target.document.text) or ()
-            final = rank.score(candidate, context, self.acceptance)
-            kept.append(dataclasses.replace(candidate, edits=edits, score=final))
+            kept.append(dataclasses.replace(candidate, edits=edits))
         if not kept:
-            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
-
+            return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
+        kept = _with_support(kept)
+        kept = [dataclasses.replace(c, score=self.ranker.score(c, context)) for c in kept]
         kept.sort(key=lambda c: c.score, reverse=True)
-        strong = [c for c in kept if c.score >= self.threshold]
-        if not strong:
-            notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
-            return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
-
-        fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
-        if not fitted:
-            return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
-        planned = [c for c in jump.plan(fitted, context) if c.fingerprint not in rejected]
-        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+        return Ranking(context, tuple(kept), None, tuple(notes))
 
     def watches(self, state: DocumentStateView) -> bool:
         """Whether ``languages`` lets this document have suggestions."""
         languages = self.languages
         return languages is None or state.document.language_id in languages or state.language in languages
+
+
+@dataclass(frozen=True, slots=True)
+class _Promise:
+    """The edit behind the last jump the engine answered."""
+
+    uri: str
+    version: int
+    target_cp: int
+    edit: Candidate
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What :meth:`SuggestionEngine.rank` found: the scored candidates, best
+    first, or why there are none (``reason``)."""
+
+    context: SuggestContext | None
+    candidates: tuple[Candidate, ...]
+    reason: SilenceReason | None = None
+    notes: tuple[str, ...] = ()
 
 
 def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
@@ -172,15 +247,31 @@ def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:
     if candidate.kind == "rename" and not kinds.rename:
         # a bounded group (the suggester's choice), not every occurrence: the
         # editor applies it and asks again for the next one
-        fallback = candidate.extra.get("fallback_edits")
+        fallback = candidate.fallback_edits
         if fallback:
-            wanted = set(cast("tuple[TextEditCp, ...]", fallback))
+            wanted = set(fallback)
             edits = tuple(e for e in candidate.edits if e in wanted) or candidate.edits
             return dataclasses.replace(candidate, kind="edit", edits=edits)
         return dataclasses.replace(candidate, kind="edit")
     if candidate.kind == "searchAndReplace" and not kinds.search_and_replace:
         return dataclasses.replace(candidate, kind="edit")
     return candidate
+
+
+def _with_support(candidates: list[Candidate]) -> list[Candidate]:
+    """Each candidate's ``features.support`` — how many distinct rules propose
+    the very same change (independent evidence for it) — and ``rivals``, how
+    many different changes this request's candidates propose."""
+    rules: dict[tuple[str, tuple[TextEditCp, ...]], set[tuple[str, str]]] = {}
+    for c in candidates:
+        rules.setdefault((c.uri, c.edits), set()).add((c.suggester, c.features.family))
+    rivals = len(rules)
+    return [
+        dataclasses.replace(
+            c, features=dataclasses.replace(c.features, support=len(rules[(c.uri, c.edits)]), rivals=rivals)
+        )
+        for c in candidates
+    ]
 
 
 def _dedupe(candidates: Iterable[Candidate]) -> list[Candidate]:

@@ -4,7 +4,9 @@ Owns :func:`check` (why a candidate must go, or ``None``) and
 :func:`clean_edits` (the candidate's edits sorted, without no-ops). Never:
 
 - a candidate whose fingerprint the developer rejected (fingerprints name the
-  change, not its offsets, so a rejection survives later edits);
+  change, not its offsets, so a rejection survives later edits), or another
+  site of a rule whose suggestion they dismissed, until they give the rule a
+  new example themselves;
 - an edit outside the text, or edits that overlap each other;
 - a change that does nothing, or only changes whitespace (formatting);
 - a reversal of what the developer did: deleting text they typed or
@@ -27,17 +29,35 @@ from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 
-__all__ = ["check", "clean_edits", "is_reversal", "REJECTED", "OUTSIDE", "NO_OP", "WHITESPACE", "REVERSAL"]
+__all__ = [
+    "NO_OP",
+    "OUTSIDE",
+    "REJECTED",
+    "REVERSAL",
+    "RULE_REJECTED",
+    "WHITESPACE",
+    "check",
+    "clean_edits",
+    "is_reversal",
+    "rule_key",
+]
 
 REJECTED = "rejected"
 OUTSIDE = "outside-text"
 NO_OP = "no-op"
 WHITESPACE = "whitespace-only"
 REVERSAL = "reversal"
+RULE_REJECTED = "rule-dismissed"
 
 _WS = re.compile(r"\s+")
 # how many recent developer edits a reversal is checked against
 _REVERSAL_LOOKBACK = 16
+
+
+def rule_key(fingerprint: str) -> str:
+    """The rule part of a fingerprint: a repeated edit's sites share it
+    (``repeat:{uri}:{before}->{after}@{site}``)."""
+    return fingerprint.split("@", 1)[0]
 
 
 def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | None:
@@ -61,6 +81,9 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
     """Why ``candidate`` must not be offered, or ``None`` when it may."""
     if candidate.fingerprint and candidate.fingerprint in rejected:
         return REJECTED
+    dismissed_at = context.rejected_rules.get(rule_key(candidate.fingerprint))
+    if dismissed_at is not None and candidate.example_seq <= dismissed_at:
+        return RULE_REJECTED
     state = context.workspace.get(candidate.uri)
     if state is None:
         return OUTSIDE

@@ -14,6 +14,7 @@ from typing import Literal
 __all__ = [
     "CandidateKind",
     "Candidate",
+    "CandidateFeatures",
     "Diagnostic",
     "SilenceReason",
     "SuggestOutcome",
@@ -71,6 +72,53 @@ class SuggestRequest:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
+Shape = Literal["insert", "delete", "replace", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateFeatures:
+    """What the ranker learns from: the evidence behind one candidate, typed.
+
+    Suggesters fill what they know; the ranker (:mod:`nextedit.suggest.ranker`)
+    adds what depends on the request (distance from the cursor, the document)
+    and turns both into one probability of being the right next edit.
+    """
+
+    family: str = ""  # the rule family within the suggester (e.g. "line", "tokens", "binding")
+    examples: int = 1  # developer edits that show this change
+    source_age: int = 0  # developer edits made since the newest example (0: it is the last one)
+    sites: int = 1  # sites left where the change applies, this one included
+    site_rank: int = 0  # this site's place among them (0: the nearest after the cursor)
+    done: int = 0  # sites already changed this way (by the developer)
+    passed_over: int = 0  # matching sites between examples the developer left unchanged
+    specificity: float = 0.0  # weight of the fixed identifier/string text of the pattern
+    context_tokens: int = 0  # tokens of fixed context around the change
+    changed_tokens: int = 0  # tokens removed + inserted by the change
+    changed_chars: int = 0  # characters removed + inserted
+    changed_lines: int = 0  # line breaks removed + inserted
+    shape: Shape = "replace"  # the change: an insertion, a deletion or a replacement
+    whole_line: bool = False  # the pattern is whole lines (indentation free)
+    prose: bool = False  # the change reads as prose (comments, docs)
+    comment: bool = False  # the change lies in a comment
+    same_function: bool = False  # the site is in the function of the newest example
+    same_line_text: bool = False  # the site's line reads exactly like the example's before
+    same_line_shape: bool = False  # ... with numbers and strings set aside
+    above_source: bool = False  # the site lies above the newest example
+    new_literal: bool = False  # the change types a new string/number value
+    identifier_only: bool = False  # identifiers replaced one for one
+    defined_here: bool = False  # (rename) the binding has a definition in this file
+    occurrences: int = 0  # (rename) occurrences of the binding left
+    at_definition: bool = False  # (rename) the developer renamed it where it is defined
+    imported: bool = False  # (rename) the binding comes from an import
+    member: bool = False  # (rename) a member name (``obj.name``)
+    partial: bool = False  # (rename) occurrences between renamed sites were skipped
+    file_level: bool = False  # (rename) a top-level definition of the file
+    support: int = 1  # candidates of other rules that propose the very same edit
+    rivals: int = 1  # different changes proposed for this request
+    lines_from_examples: int = 0  # lines between the site and the nearest example
+    between_examples: bool = False  # the site lies between two of the examples
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One suggestion the engine could make, with the evidence behind it.
@@ -96,7 +144,11 @@ class Candidate:
     search: str | None = None
     replace: str | None = None
     is_regex: bool = False
-    extra: dict[str, object] = field(default_factory=dict)
+    features: CandidateFeatures = field(default_factory=lambda: CandidateFeatures())
+    # a rename's bounded group for clients without ``rename`` (see suggest/rename)
+    fallback_edits: tuple[TextEditCp, ...] | None = None
+    # seq of the newest developer edit that is an example of this candidate's rule
+    example_seq: int = 0
 
 
 class SilenceReason(StrEnum):

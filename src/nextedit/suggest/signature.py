@@ -22,7 +22,8 @@ The next one (after the cursor, else the first) is offered:
 Silence when: the newest edit is not in a parameter list; the count did not
 change (a rename or an annotation: the rename suggester's business);
 variadic parameters (``*args``, ``...rest``) make arity meaningless; every
-call already fits.
+call already fits; the body still names a parameter that was removed (the
+definition is not finished).
 
 Must not know about LSP/ACP or position encodings.
 """
@@ -36,7 +37,7 @@ import re
 from tree_sitter import Node
 
 from nextedit.history import DeveloperEdit
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
 
 __all__ = ["SignatureSuggester", "split_parameters"]
@@ -149,20 +150,14 @@ class SignatureSuggester:
         source = document.source_bytes
         start_b = document.byte_offset_at(edit.start_cp)
         end_b = document.byte_offset_at(edit.new_end_cp)
-        node = scopes.enclosing_node(state.syntax, start_b, end_b)
-        params = None
-        while node is not None:
-            parent = node.parent
-            if parent is not None and parent.child_by_field_name("parameters") is not None:
-                candidate = parent.child_by_field_name("parameters")
-                if (
-                    candidate is not None
-                    and candidate.start_byte == node.start_byte
-                    and candidate.end_byte == node.end_byte
-                ):
-                    params = node
-                    break
-            node = parent
+        # the last parse, offsets moved, tells cheaply whether the edit can be in a
+        # parameter list at all (most edits are not): only then pay the re-parse
+        if (
+            state.syntax.reparse_pending
+            and _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True)) is None
+        ):
+            return None
+        params = _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b))
         if params is None or not (params.start_byte <= start_b and end_b <= params.end_byte):
             return None
         definition = params.parent
@@ -223,6 +218,8 @@ class SignatureSuggester:
         positional = all(
             c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes
         )
+        if change == "removed" and removed is not None and _still_used(definition, source, before_pieces, removed):
+            return SilenceReason.NO_CANDIDATES  # the body still reads it: the removal is not finished
         if change == "removed" and removed is not None and positional and len(arg_nodes) == before[1]:
             i = removed
             if i + 1 < len(arg_nodes):
@@ -244,7 +241,8 @@ class SignatureSuggester:
                     evidence=evidence + (f"argument {i + 1} dropped like parameter `{_param_name(before_pieces[i])}`",),
                     fingerprint=f"{fingerprint}:{call_line}",
                     cursor_cp=s_cp,
-                    extra={"function": fname},
+                    example_seq=edit.seq,
+                    features=CandidateFeatures(family="removed-argument", shape="delete", sites=len(pending)),
                 )
             ]
         return [
@@ -257,9 +255,38 @@ class SignatureSuggester:
                 evidence=evidence,
                 fingerprint=f"{fingerprint}:{call_line}",
                 target_cp=call_cp,
-                extra={"function": fname},
+                example_seq=edit.seq,
+                features=CandidateFeatures(family="added-parameter", shape="none", sites=len(pending)),
             )
         ]
+
+
+def _parameter_list(node: Node | None) -> Node | None:
+    """The parameter list (the ``parameters`` field of a definition) at or above ``node``."""
+    while node is not None:
+        parent = node.parent
+        if parent is not None:
+            candidate = parent.child_by_field_name("parameters")
+            if (
+                candidate is not None
+                and candidate.start_byte == node.start_byte
+                and candidate.end_byte == node.end_byte
+            ):
+                return node
+        node = parent
+    return None
+
+
+def _still_used(definition: Node, source: bytes, before: list[str], removed: int) -> bool:
+    """Whether the function's body still names the parameter that was removed."""
+    names = [_param_name(p) for p in before if not _SELF.match(p)]
+    if not 0 <= removed < len(names):
+        return False
+    body = definition.child_by_field_name("body")
+    if body is None:
+        return False
+    pattern = re.compile(rb"(?<![\w$])" + re.escape(names[removed].encode()) + rb"(?![\w$])")
+    return pattern.search(source, body.start_byte, body.end_byte) is not None
 
 
 def _call_of(ident: Node | None) -> Node | None:

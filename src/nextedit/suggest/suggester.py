@@ -29,7 +29,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -104,7 +104,12 @@ class SuggestContext:
     kinds: SuggestionKinds
     edits: tuple[DeveloperEdit, ...]
     rejected: frozenset[str] = frozenset()
+    # rule key (a fingerprint up to ``@``) -> the newest developer edit's seq when
+    # one of the rule's suggestions was dismissed: its other sites wait for a new example
+    rejected_rules: Mapping[str, int] = field(default_factory=dict, compare=False)
     cancelled: Callable[[], bool] = field(default=lambda: False, compare=False)
+    # suggester name -> (accepted, accepted + explicitly rejected) in this installation's feedback log
+    feedback: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
 
     # -- conveniences ------------------------------------------------------
 

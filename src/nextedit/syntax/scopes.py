@@ -62,6 +62,7 @@ from nextedit.syntax.query_analysis import identifier_node_types, is_identifier_
 from nextedit.syntax.tree import SyntaxTree
 
 __all__ = [
+    "binding_definitions",
     "binding_occurrences",
     "enclosing_node",
     "identifier_at",
@@ -100,12 +101,19 @@ def identifier_at(tree: SyntaxTree, source: bytes, byte_offset: int) -> tuple[in
 
 
 def enclosing_node(
-    tree: SyntaxTree, byte_start: int, byte_end: int, types: frozenset[str] | set[str] | tuple[str, ...] | None = None
+    tree: SyntaxTree,
+    byte_start: int,
+    byte_end: int,
+    types: frozenset[str] | set[str] | tuple[str, ...] | None = None,
+    *,
+    stale: bool = False,
 ) -> tree_sitter.Node | None:
     """The smallest named node covering ``[byte_start, byte_end)``; with
     ``types``, its nearest ancestor-or-self whose type is one of them.
-    ``None`` when the range is outside the tree or no such node exists."""
-    root = tree.root
+    ``None`` when the range is outside the tree or no such node exists.
+    ``stale``: read :attr:`SyntaxTree.stale_root` (no re-parse; exact away
+    from the edits since the last parse)."""
+    root = tree.stale_root if stale else tree.root
     if byte_start < root.start_byte or byte_end > root.end_byte or byte_start > byte_end:
         return None
     node = root.named_descendant_for_byte_range(byte_start, byte_end)
@@ -175,3 +183,23 @@ def is_file_level_binding(tree: SyntaxTree, source: bytes, byte_offset: int) -> 
         if occ is not None and occ.definition and not occ.def_kind.endswith(".import"):
             return True
     return False
+
+
+def binding_definitions(tree: SyntaxTree, source: bytes, byte_offset: int) -> list[tuple[int, str]] | None:
+    """``(start_byte, definition kind)`` of every definition in the binding of
+    the identifier at ``byte_offset`` (``@local.definition.KIND`` of
+    locals.scm: ``var``, ``parameter``, ``function``, ``import``…); ``None``
+    when there is no identifier there."""
+    node = _identifier_node(tree, byte_offset)
+    if node is None:
+        return None
+    found = resolve_binding(tree, source, node)
+    if found is None:
+        return []
+    resolver, _key, ranges = found
+    out = []
+    for start, _end in ranges:
+        occ = resolver.occurrence(start)
+        if occ is not None and occ.definition:
+            out.append((start, occ.def_kind))
+    return out

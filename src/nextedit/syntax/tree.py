@@ -123,6 +123,20 @@ class SyntaxTree:
         return self.tree.root_node
 
     @property
+    def stale_root(self) -> tree_sitter.Node:
+        """The root as of the last parse, its offsets moved by every edit since
+        (``Tree.edit``) but not re-parsed: free to read, exact away from the
+        edits, stale around them. For questions about the text *far* from the
+        edits (what a distant site sits in), at no re-parse. A document not
+        parsed yet (its first parse deferred) has nothing stale to read: the
+        real root then."""
+        if self._pending is None:
+            return self._tree.root_node
+        if not self._tree_source and self._source_len:
+            return self.tree.root_node
+        return self._pending[0].root_node
+
+    @property
     def reparse_pending(self) -> bool:
         """Whether edits await the re-parse that the next reader of ``tree`` pays."""
         return self._pending is not None

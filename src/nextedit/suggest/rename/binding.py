@@ -180,11 +180,20 @@ def _to_current(before: int, sites: list[int], delta: int) -> int:
     return before - delta * lo
 
 
-def binding_in_before(
-    state: DocumentStateView, before: _Before, anchor_cp: int
-) -> tuple[list[tuple[int, int]], bool] | None:
-    """Occurrences (cp ranges in the before text) of the binding at ``anchor_cp``,
-    and whether it is a file-level definition."""
+@dataclass(frozen=True, slots=True)
+class BeforeBinding:
+    """The renamed binding as it was before the rename."""
+
+    ranges: list[tuple[int, int]]  # cp ranges in the before text
+    file_level: bool  # a top-level definition of the file
+    defined_here: bool  # defined in this file (not by an import)
+    at_definition: bool  # the developer renamed it where it is defined
+    imported: bool  # an import defines it
+    parameter: bool  # a parameter defines it
+
+
+def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int) -> BeforeBinding | None:
+    """The binding at ``anchor_cp``, resolved in the before text."""
     from nextedit.syntax import scopes
 
     # Swapping one identifier for another leaves the syntax unchanged: the
@@ -202,8 +211,20 @@ def binding_in_before(
         return None
     ranges = _refine_binding(tree, before.source, ranges, anchor_b)
     file_level = _is_file_level(tree, ranges)
+    kept = {s for s, _ in ranges}
+    definitions = [
+        (s, kind) for s, kind in scopes.binding_definitions(tree, before.source, anchor_b) or () if s in kept
+    ]
+    anchor_start = next((s for s, e in ranges if s <= anchor_b <= e), anchor_b)
     n = len(before.old)
-    return [(cp, cp + n) for cp in before.cps_at([s for s, _ in ranges])], file_level
+    return BeforeBinding(
+        ranges=[(cp, cp + n) for cp in before.cps_at([s for s, _ in ranges])],
+        file_level=file_level,
+        defined_here=any(not kind.endswith("import") for _, kind in definitions),
+        at_definition=any(s == anchor_start and not kind.endswith("import") for s, kind in definitions),
+        imported=any(kind.endswith("import") for _, kind in definitions),
+        parameter=any("parameter" in kind for _, kind in definitions),
+    )
 
 
 _MEMBER_ACCESS = {

@@ -190,7 +190,7 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
     return [e for e in edits if inside(span, e)]
 
 
-def _is_member(node: Node) -> bool:
+def is_member(node: Node) -> bool:
     """``obj.name``-like: the identifier is the attribute/field part of an access."""
     parent = node.parent
     if parent is None:
@@ -261,7 +261,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
     root = other.syntax.root
     seen: set[int] = set()
     out: list[int] = []
-    for start in _word_starts(text, old):
+    for start in word_starts(text, old):
         start_b = document.byte_offset_at(start)
         if start_b in seen:
             continue
@@ -274,7 +274,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
             continue
         nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
         seen.update(s for s, _ in ranges)
-        if any(n is None or _is_member(n) for n in nodes):
+        if any(n is None or is_member(n) for n in nodes):
             continue
         if any(is_definition_name(n) and not in_import(n) for n in nodes):
             continue  # a binding of its own in that file
@@ -289,7 +289,7 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
 _WORD_CHAR = re.compile(r"[\w$]")
 
 
-def _word_starts(text: str, name: str) -> list[int]:
+def word_starts(text: str, name: str) -> list[int]:
     """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
     the same matches as a regex with ``[\\w$]`` boundaries)."""
     out: list[int] = []

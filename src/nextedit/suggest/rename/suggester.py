@@ -52,10 +52,15 @@ from __future__ import annotations
 
 import logging
 
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp, TriggerKind
+from tree_sitter import Node
+
+from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
+    BeforeBinding,
     binding_in_before,
     check_new_name,
+    in_import,
+    is_definition_name,
     map_from_before,
     map_to_before,
     revert_sites,
@@ -75,9 +80,12 @@ from nextedit.suggest.rename.occurrences import (
     cross_file_edits,
     diagnosed_occurrence,
     fallback_group,
+    is_member,
     shorthand_fields,
+    word_starts,
 )
-from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
+from nextedit.text import utf8
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
 log = logging.getLogger(__name__)
@@ -110,11 +118,12 @@ class RenameSuggester:
             if renames_back(context, ev):
                 continue
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
-            if fingerprint in context.rejected:
-                continue
-            result = self._propose_for(context, ev, rank)
-            if isinstance(result, list) and result:
-                return result
+            result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
+            binding = result if isinstance(result, list) else []
+            # the same name outside the binding: only once the binding itself is done
+            text = _text_candidates(context, ev, rank, binding, self.name) if _TEXT_SITES and not binding else []
+            if binding or text:
+                return binding + text
         return SilenceReason.NO_CANDIDATES
 
     # -- one piece of evidence ----------------------------------------------
@@ -134,13 +143,13 @@ class RenameSuggester:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        result = self.resolve_binding(context, ev, sites, rank)
+        result = self._propose_binding(context, ev, sites, rank)
         if len(self._cache) > 32:
             self._cache.clear()
         self._cache[key] = result
         return result
 
-    def resolve_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
+    def _propose_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
         state = context.state
         document = context.document
         text = document.text
@@ -152,14 +161,15 @@ class RenameSuggester:
 
         before = revert_sites(document, sites, old, new)
         anchor_before = map_to_before(ev.site_cp, sites, old, new)
-        file_level = False
+        resolved: BeforeBinding | None = None
         if state.syntax is not None:
             resolved = binding_in_before(state, before, anchor_before)
             if resolved is None:
                 return SilenceReason.NO_CANDIDATES
-            ranges_before, file_level = resolved
+            ranges_before = resolved.ranges
         else:
             ranges_before = token_occurrences(before.text, anchor_before)
+        file_level = resolved is not None and resolved.file_level
 
         site_set = {map_to_before(s, sites, old, new) for s in sites}
         edits: list[TextEditCp] = []
@@ -209,6 +219,7 @@ class RenameSuggester:
                 focus_cp = diagnosed.start_cp
                 evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
             fallback = fallback_group(state, edits, focus_cp)
+            member = _anchor_is_member(state, ev)
             candidates.append(
                 Candidate(
                     kind="rename",
@@ -221,12 +232,26 @@ class RenameSuggester:
                     cursor_cp=None,
                     target_cp=target,
                     new_name=new,
-                    extra={
-                        "old_name": old,
-                        "edited_cp": ev.site_cp,
-                        "evidence_seq": ev.edit.seq,
-                        "fallback_edits": tuple(fallback),
-                    },
+                    fallback_edits=tuple(fallback),
+                    example_seq=ev.edit.seq,
+                    features=CandidateFeatures(
+                        family="binding" if state.syntax is not None else "tokens",
+                        examples=len(sites),
+                        source_age=rank,
+                        sites=len(edits),
+                        done=len(sites),
+                        occurrences=len(edits),
+                        identifier_only=ev.pure,
+                        shape="replace",
+                        changed_tokens=2,
+                        changed_chars=len(old) + len(new),
+                        defined_here=resolved is not None and resolved.defined_here,
+                        at_definition=resolved is not None and resolved.at_definition,
+                        member=member,
+                        imported=resolved is not None and resolved.imported,
+                        partial=partial,
+                        file_level=file_level,
+                    ),
                 )
             )
         if file_level:
@@ -246,7 +271,149 @@ class RenameSuggester:
                             fingerprint=rename_fingerprint(other.uri, old, new),
                             target_cp=cross[0].start_cp,
                             new_name=new,
-                            extra={"old_name": old, "cross_file": context.uri},
+                            example_seq=ev.edit.seq,
+                            features=CandidateFeatures(
+                                family="cross-file",
+                                examples=len(sites),
+                                source_age=rank,
+                                sites=len(cross),
+                                done=len(sites),
+                                occurrences=len(cross),
+                                identifier_only=ev.pure,
+                                changed_tokens=2,
+                                changed_chars=len(old) + len(new),
+                            ),
                         )
                     )
         return candidates if candidates else SilenceReason.NO_CANDIDATES
+
+
+def _anchor_is_member(state: DocumentStateView, ev: RenameEvidence) -> bool:
+    """Whether the renamed site is a member name (``obj.name``)."""
+    if state.syntax is None:
+        return False
+    document = state.document
+    b = document.byte_offset_at(ev.site_cp)
+    node = state.syntax.root.named_descendant_for_byte_range(b, b + len(utf8(ev.new)))
+    return node is not None and is_member(node)
+
+
+# same-name occurrences outside the binding offered as candidates (0: none)
+_TEXT_SITES = 3
+_TEXT_MAX_OCCURRENCES = 64
+
+
+def _text_candidates(
+    context: SuggestContext, ev: RenameEvidence, rank: int, binding: list[Candidate], name: str
+) -> list[Candidate]:
+    """The developer's rename at the other whole-word occurrences of OLD that
+    the binding does not reach — another binding of the same name (a pytest
+    fixture's parameter in another test), a name defined elsewhere — one site
+    per candidate; the ranker weighs them. Never in a comment or a string, and
+    never another local variable of the same name."""
+    text = context.text
+    old, new = ev.old, ev.new
+    taken = {e.start_cp for c in binding for e in c.edits}
+    starts = [s for s in word_starts(text, old) if s not in taken]
+    if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
+        return []
+    renamed = renamed_sites(context.edits, old, new)
+    cursor = context.cursor_cp
+    starts = [
+        s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
+    ]
+    if not starts:
+        return []
+    starts.sort(key=lambda s: (s < cursor, s))
+    document = context.document
+    out = []
+    for site_rank, start in enumerate(starts[:_TEXT_SITES]):
+        line_start = document.line_start(document.line_of(start))
+        line_end = document.line_end(document.line_of(start))
+        near = min((abs(document.line_of(start) - document.line_of(min(r, len(text)))) for r in renamed), default=0)
+        out.append(
+            Candidate(
+                kind="edit",
+                uri=context.uri,
+                edits=(TextEditCp(start, start + len(old), new),),
+                score=0.5,
+                suggester=name,
+                evidence=(f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",),
+                fingerprint=f"rename-text:{context.uri}:{old}->{new}@{text[line_start:line_end].strip()}",
+                cursor_cp=start + len(new),
+                example_seq=ev.edit.seq,
+                features=CandidateFeatures(
+                    family="text",
+                    examples=max(1, len(renamed)),
+                    source_age=rank,
+                    sites=len(starts),
+                    site_rank=site_rank,
+                    done=len(renamed),
+                    identifier_only=ev.pure,
+                    changed_tokens=2,
+                    changed_chars=len(old) + len(new),
+                    occurrences=len(binding[0].edits) if binding else 0,
+                    lines_from_examples=near,
+                ),
+            )
+        )
+    return out
+
+
+def _outside_other_locals(context: SuggestContext, starts: list[int], length: int) -> list[int]:
+    """``starts`` less the occurrences of another *local variable* of the same
+    name (defined in this file, not as a parameter): a developer renaming one
+    function's ``total`` leaves another function's ``total`` alone. Same-named
+    parameters (a test fixture renamed test by test), comments, strings and
+    names defined elsewhere stay."""
+    tree = context.syntax
+    if tree is None:
+        return starts
+    from nextedit.syntax import scopes
+
+    document = context.document
+    source = document.source_bytes
+    root = tree.root
+    excluded: set[int] = set()
+    kept = []
+    for start in starts:
+        b = document.byte_offset_at(start)
+        if b in excluded:
+            continue
+        ranges = scopes.binding_occurrences(tree, source, b) or []
+        nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
+        local = any(
+            n is not None and is_definition_name(n) and not in_import(n) and not _in_parameters(n) for n in nodes
+        )
+        if local:
+            excluded.update(s for s, _ in ranges)
+            continue
+        kept.append(start)
+    return kept
+
+
+def _in_parameters(node: Node) -> bool:
+    anc = node.parent
+    for _ in range(3):
+        if anc is None:
+            return False
+        if "parameter" in anc.type:
+            return True
+        anc = anc.parent
+    return False
+
+
+def _in_comment_or_string(context: SuggestContext, start: int, length: int) -> bool:
+    tree = context.syntax
+    if tree is None:
+        return False
+    document = context.document
+    b = document.byte_offset_at(start)
+    node = tree.root.named_descendant_for_byte_range(b, b + len(utf8(context.text[start : start + length])))
+    for _ in range(3):
+        if node is None:
+            return False
+        if "comment" in node.type or "string" in node.type:
+            return True
+        node = node.parent
+    return False

@@ -13,6 +13,7 @@ nor LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from nextedit.suggest.repeat.model import PastEdit
@@ -79,6 +80,35 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     clip_left = ws > 0 and text[ws - 1] != "\n"
     clip_right = we < len(text) and text[we - 1] != "\n"
     after = text[ws:we]
+    # the same edit in the same window (the developer typed elsewhere since):
+    # the example is the one worked out before
+    key = (edit, ws, after, clip_left, clip_right)
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]
+    example = _example(edit, ws, we, text, after, pre, suf, clip_left, clip_right)
+    _MEMO[key] = example
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return example
+
+
+# (edit, window start, window text, clipped left, clipped right) -> example
+_MEMO: OrderedDict[tuple[object, ...], EditExample | None] = OrderedDict()
+_MEMO_SIZE = 512
+
+
+def _example(
+    edit: PastEdit,
+    ws: int,
+    we: int,
+    text: str,
+    after: str,
+    pre: int,
+    suf: int,
+    clip_left: bool,
+    clip_right: bool,
+) -> EditExample | None:
     before = text[ws : edit.start] + edit.old + text[edit.new_end : we]
     # the changed char span, in window coordinates
     cs = edit.start - ws + pre

@@ -92,6 +92,7 @@ class Proposal:
     sites: tuple[Site, ...]  # every remaining site, nearest after the cursor first
     score: float
     complete: bool = True  # False: part of the text was not searched (long lines, caps)
+    age: int = 0  # developer edits made since the rule's newest example
 
 
 def _render(parts: Sequence[str | int], kinds: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ nor LSP/ACP or position encodings.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from nextedit.suggest.repeat.examples import EditExample
@@ -101,15 +102,34 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     if not examples:
         return []
     last = examples[-1]
-    rules: list[Rule] = []
     agreeing = [e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None]
-    if agreeing:
-        rules.extend(_anti_unify(last, agreeing[-1]))
+    partner = agreeing[-1] if agreeing else None
+    # the rules depend on these two examples alone: made once while they stand
+    key = (_key(last), _key(partner) if partner is not None else None)
+    cached = _RULES.get(key)
+    if cached is not None:
+        _RULES.move_to_end(key)
+        return cached
+    rules: list[Rule] = []
+    if partner is not None:
+        rules.extend(_anti_unify(last, partner))
     line = _line_rule(last)
     if line is not None:
         rules.append(line)
     rules.extend(_single_rules(last))
+    _RULES[key] = rules
+    if len(_RULES) > _RULES_SIZE:
+        _RULES.popitem(last=False)
     return rules
+
+
+def _key(ex: EditExample) -> tuple[object, ...]:
+    return (ex.edit, ex.window_start, ex.after, ex.clipped)
+
+
+# (last example, the earlier example agreeing with it) -> their rules
+_RULES: OrderedDict[tuple[object, ...], list[Rule]] = OrderedDict()
+_RULES_SIZE = 256
 
 
 def _line_rule(ex: EditExample) -> Rule | None:
@@ -381,6 +401,9 @@ _KEYWORDS = frozenset(
 
 def literal_specificity(rule: Rule) -> float:
     """Weight of the literal identifiers/strings of the before template (holes excluded)."""
+    cached = rule.info.get("_literal_specificity")
+    if cached is not None:
+        return cached
     total = 0.0
     for part in rule.before:
         if isinstance(part, int):
@@ -390,46 +413,24 @@ def literal_specificity(rule: Rule) -> float:
                 total += 0.5
             else:
                 total += _tok_weight(t)
+    rule.info["_literal_specificity"] = total
     return total
 
 
-ONE_EXAMPLE_LINE_ONLY = False
-EV2_MIN_LITERAL = 4.0
-SINGLE_IDENT_MIN_LITERAL = 4.0
-
-
-def _rename_like(info: dict) -> bool:
-    """An identifier grown or shrunk (``name`` -> ``name_filter``): a rename of
-    one binding, whose other sites the rename suggester knows better."""
-    old, new = info.get("old_text", ""), info.get("new_text", "")
-    return bool(old and new) and len(new) > len(old) and (new.startswith(old) or new.endswith(old))
+# A rule must carry some fixed text; everything else about it — one example
+# or two, prose, a new literal, an insertion — is the ranker's to weigh
+# (the facts in ``Rule.info`` become :class:`~nextedit.suggest.model.CandidateFeatures`).
+MIN_LITERAL = 1.5
 
 
 def acceptable(rule: Rule) -> bool:
-    """Is the rule specific enough to be suggested with its evidence?"""
+    """Does the rule state a change specific enough to be weighed? An
+    insertion or deletion needs an anchor (a context token on one side), and
+    the before side some fixed identifier, string or punctuation text."""
     info = rule.info
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
-    if reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text):
+    if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
         return False
-    if rule.evidence < 2 and (info.get("prose") or info.get("comment")):
-        return False
-    lit = literal_specificity(rule)
-    single_ident = info.get("single_ident", False)
-    if rule.evidence >= 2:
-        if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 and info.get("kr", 0) >= 1):
-            return False
-        if single_ident and info.get("kl", 0) + info.get("kr", 0) < 2:
-            return False
-        return lit >= EV2_MIN_LITERAL
-    # one example: only replacements, specific ones
-    if n_old == 0 or n_new == 0:
-        return False
-    if info.get("new_literal"):
-        return False  # a new value typed in (a string, a number): data, not a pattern
-    if ONE_EXAMPLE_LINE_ONLY and not info.get("line_rule"):
-        return False
-    if single_ident and _rename_like(info):
-        return False
-    if single_ident and not info.get("line_rule") and (info.get("kl", 0) < 2 or lit < SINGLE_IDENT_MIN_LITERAL):
-        return False
-    return lit >= 4.0 and info.get("old_spec", 0.0) >= 1.0
+    if info.get("single_ident") and not info.get("line_rule") and info.get("kl", 0) + info.get("kr", 0) < 2:
+        return False  # a bare identifier swapped: a rename, whose binding the rename suggester knows
+    return literal_specificity(rule) >= MIN_LITERAL

@@ -1,4 +1,4 @@
-"""Search-and-replace: a repeated transformation with several sites left, as one find/replace.
+r"""Search-and-replace: a repeated transformation with several sites left, as one find/replace.
 
 Owns the ``searchAndReplace`` suggester. It takes the repeat synthesizer's
 best rule (:func:`nextedit.suggest.repeat.repeat_proposals`) and, when the
@@ -6,9 +6,14 @@ rule has at least two remaining sites, expresses it as a search pattern:
 
 - **literal** (``is_regex`` false) when the rule has no holes and every
   occurrence of the literal text in the file is a site;
-- otherwise a **regex** in Python ``re`` syntax: numbered groups ``(...)``
-  for the rule's holes, ``\\1``-style back-references in the replacement,
-  ``(?<!\\w)``/``(?!\\w)`` word boundaries, ``(?m)`` for line anchors.
+- otherwise a **regex** in the subset that ECMAScript, Rust's ``regex``, Java
+  and Python read alike (:mod:`nextedit.text.portable_regex`, the rule the
+  bench scores by): escaped literal text, a group per identifier or number
+  hole (ASCII classes spelt out), ``$1``…``$9`` in the replacement and ``$$``
+  for a dollar. A rule that needs more — a repeated hole (a
+  back-reference), a string hole (a negated class), word boundaries, line
+  anchors, a backslash in the replacement — has no portable form: its sites
+  stay one-site ``edit``\ s.
 
 A pattern is offered only when expanding it over the whole file gives
 exactly the sites the repeat suggester would edit (same ranges, same new
@@ -22,20 +27,22 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
 from nextedit.suggest.repeat.model import Rule, Site
-from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals
+from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals, rule_features
 from nextedit.suggest.repeat.text import align_lines, trim_edit
+from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.text.portable_regex import is_portable, replace_edits
 
 __all__ = [
     "SearchReplaceSuggester",
     "expand",
+    "portable_pattern",
     "search_replace_for",
-    "numbered_pattern",
 ]
 
 _MIN_SITES = 2
@@ -74,23 +81,61 @@ def _same_change(text: str, a: Sequence[TextEditCp], b: Sequence[TextEditCp]) ->
     return False
 
 
-def numbered_pattern(rule: Rule) -> tuple[str, str]:
-    """The rule's regex and replacement with numbered groups (``(...)``, ``\\1``)."""
-    names = list(rule.regex.groupindex)  # in order of appearance
-    number = {name: i + 1 for i, name in enumerate(sorted(names, key=lambda n: rule.regex.groupindex[n]))}
-    pattern = rule.regex.pattern
-    for name, n in number.items():
-        pattern = pattern.replace(f"(?P<{name}>", "(")
-        pattern = pattern.replace(f"(?P={name})", f"\\{n}")
-    replacement = rule.replacement
-    for name, n in number.items():
-        replacement = re.sub(re.escape(f"\\g<{name}>") + r"(?=(\d?))", _group_reference(n), replacement)
-    return pattern, replacement
+# hole kinds with a portable class (a string hole would need a negated class)
+_PORTABLE_HOLES = {IDENT: "([A-Za-z_][A-Za-z0-9_]*)", NUMBER: "([0-9][A-Za-z0-9_.]*)"}
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_SYNTAX = frozenset("\\^$.|?*+()[]{}")
 
 
-def _group_reference(n: int) -> Callable[[re.Match[str]], str]:
-    """``\\n``, or ``\\g<n>`` when a digit follows (``\\10`` would be group 10)."""
-    return lambda m: f"\\g<{n}>" if m.group(1) else f"\\{n}"
+def _escape(literal: str) -> str | None:
+    """``literal`` as portable pattern text, or None (a control character, a
+    character outside the Basic Multilingual Plane)."""
+    out = []
+    for ch in literal:
+        if ch in _SYNTAX:
+            out.append("\\" + ch)
+        elif ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F or ord(ch) > 0xFFFF:
+            return None
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def portable_pattern(rule: Rule) -> tuple[str, str] | None:
+    """The rule as a portable ``(pattern, replacement)``, or None when it has none
+    (see the module docstring)."""
+    if rule.info.get("line_rule") or len(rule.hole_kinds) > 9:
+        return None
+    group_of: dict[int, int] = {}
+    parts: list[str] = []
+    for part in rule.before:
+        if isinstance(part, str):
+            escaped = _escape(part)
+            if escaped is None:
+                return None
+            parts.append(escaped)
+            continue
+        if part in group_of or rule.hole_kinds[part] not in _PORTABLE_HOLES:
+            return None  # a back-reference, or a string hole
+        group_of[part] = len(group_of) + 1
+        parts.append(_PORTABLE_HOLES[rule.hole_kinds[part]])
+    replacement: list[str] = []
+    for i, part in enumerate(rule.after):
+        if isinstance(part, str):
+            if "\\" in part:
+                return None  # Java reads a backslash in a replacement as an escape
+            replacement.append(part.replace("$", "$$"))
+            continue
+        nxt = rule.after[i + 1] if i + 1 < len(rule.after) else ""
+        if part not in group_of or (isinstance(nxt, str) and nxt[:1] and (nxt[0].isalnum() or nxt[0] == "_")):
+            return None  # ``$1x`` is group ``1x`` to Rust
+        replacement.append(f"${group_of[part]}")
+    pattern, replace = "".join(parts), "".join(replacement)
+    if is_portable(pattern, replace) is not None:
+        return None
+    return pattern, replace
 
 
 def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, bool, list[TextEditCp]] | None:
@@ -105,14 +150,27 @@ def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, boo
             got = expand(text, search, replace, False, len(wanted))
             if _same_change(text, got, wanted):
                 return search, replace, False, got
-    search, replace = numbered_pattern(rule)
-    try:
-        got = expand(text, search, replace, True, len(wanted))
-    except re.error:
+    portable = portable_pattern(rule)
+    if portable is None:
         return None
+    search, replace = portable
+    got = _expand_edits(text, replace_edits(text, search, replace), len(wanted))
     if _same_change(text, got, wanted):
         return search, replace, True, got
     return None
+
+
+def _expand_edits(text: str, edits: Sequence[tuple[int, int, str]], limit: int) -> list[TextEditCp]:
+    """A client's replacements as minimal edits, as :func:`expand` gives them."""
+    out: list[TextEditCp] = []
+    for start, end, new in edits[: limit + 1]:
+        old = text[start:end]
+        if new == old:
+            continue
+        pre, suf, _ = trim_edit(old, new)
+        s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
+        out.append(TextEditCp(s, e, ins))
+    return out
 
 
 class SearchReplaceSuggester:
@@ -149,6 +207,7 @@ class SearchReplaceSuggester:
                 search=search,
                 replace=replace,
                 is_regex=is_regex,
-                extra={"rule_evidence": rule.evidence, "sites": len(edits)},
+                example_seq=max(e.seq for e in rule.examples),
+                features=rule_features(best, 0),
             )
         ]

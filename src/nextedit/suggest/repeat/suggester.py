@@ -24,23 +24,35 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
+from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
+from nextedit.suggest.rename.evidence import identifier_renames
+from nextedit.suggest.repeat.lines import LineRule, line_rules, line_sites
+from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
+from nextedit.suggest.repeat.text import reads_as_prose
+from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 
-__all__ = ["RepeatEditSuggester", "repeat_proposals", "repeat_fingerprint"]
+__all__ = ["RepeatEditSuggester", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
 log = logging.getLogger(__name__)
 
-# how many sites of the best rule become candidates
+# how many sites of each rule become candidates
 _MAX_CANDIDATES = 3
-# how many history edits the synthesis looks at
-_HISTORY = 10
+# how many history edits the synthesis looks at, how many of them may be a
+# rule's newest example, and how many rules (one per source) it proposes
+_HISTORY = 24
+_SOURCES = 20
+_PROPOSALS = 4
+# whole-line rules: how many sources, and sites per rule offered
+_LINE_SOURCES = 20
+_LINE_SITES_LIMIT = 60
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -72,7 +84,14 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     past = _past_edits(edits)
     try:
         proposals = synthesize(
-            context.text, past, context.cursor_cp, cancelled=context.cancelled, category=_categorizer(context)
+            context.text,
+            past,
+            context.cursor_cp,
+            max_sources=_SOURCES,
+            max_examples=_HISTORY,
+            max_proposals=_PROPOSALS,
+            cancelled=context.cancelled,
+            category=_categorizer(context),
         )
     except Exception:  # never cost the other suggesters
         log.exception("repeat synthesis failed for %s", context.uri)
@@ -94,7 +113,7 @@ def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str
     def category(start: int, end: int) -> tuple[str, str | None] | None:
         try:
             bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
-            node = enclosing_node(tree, bs, be)
+            node = enclosing_node(tree, bs, be, stale=True)
         except Exception:  # noqa: BLE001 - a stale tree must not cost the suggestion
             return None
         while node is not None and node.start_byte == bs and node.end_byte == be:
@@ -142,31 +161,226 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        if not proposals:
-            return SilenceReason.NO_CANDIDATES
-        best = proposals[0]
-        rule = best.rule
-        evidence = evidence_lines(best)
-        confidence = _confidence(best)
         candidates: list[Candidate] = []
-        for rank, site in enumerate(best.sites[:_MAX_CANDIDATES]):
-            if context.cancelled():
-                return SilenceReason.CANCELLED
-            candidates.append(
+        candidates.extend(_line_candidates(context, self.name))
+        renames = _renamed_pairs(context)
+        category = _categorizer(context) if renames else None
+        for proposal in proposals:
+            rule = proposal.rule
+            evidence = evidence_lines(proposal)
+            confidence = _confidence(proposal)
+            for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
+                if context.cancelled():
+                    return SilenceReason.CANCELLED
+                if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
+                    continue  # that identifier's rename is the rename suggester's (it knows the binding)
+                candidates.append(
+                    Candidate(
+                        kind="edit",
+                        uri=context.uri,
+                        edits=(TextEditCp(site.start, site.end, site.new_text),),
+                        score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
+                        suggester=self.name,
+                        evidence=evidence,
+                        fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+                        cursor_cp=site.start + len(site.new_text),
+                        example_seq=max(e.seq for e in rule.examples),
+                        features=rule_features(
+                            proposal,
+                            rank,
+                            _placement(context, site.match_start, [e.start for e in rule.examples]),
+                            _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
+                        ),
+                    )
+                )
+        return [
+            c
+            for c in candidates
+            if not _renames_an_identifier(
+                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
+            )
+        ] or SilenceReason.NO_CANDIDATES
+
+
+def _renames_an_identifier(
+    text: str,
+    start: int,
+    end: int,
+    new: str,
+    renames: set[tuple[str, str]],
+    category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
+) -> bool:
+    """Whether replacing ``text[start:end]`` by ``new`` turns one whole
+    identifier *of code* into another the way one of ``renames`` does (a
+    word in a comment or a string is no binding: it stays a repeat)."""
+    if not renames or (new and not _WORD.fullmatch(new)):
+        return False
+    ws = start
+    while ws > 0 and _WORD.match(text, ws - 1):
+        ws -= 1
+    we = end
+    while we < len(text) and _WORD.match(text, we):
+        we += 1
+    if (text[ws:we], text[ws:start] + new + text[end:we]) not in renames:
+        return False
+    where = category(ws, we) if category is not None else None
+    return where is not None and where[0] == "code"
+
+
+_WORD = re.compile(r"[\w$]+")
+
+
+def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
+    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent edits."""
+    pairs = set()
+    for edit in context.edits[-_HISTORY:]:
+        found = identifier_renames(edit)
+        if found is not None:
+            pairs.add((found[0], found[1]))
+    return pairs
+
+
+def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
+    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits."""
+    if not _LINE_SOURCES:
+        return []
+    edits = context.edits[-_LINE_SOURCES:]
+    text = context.text
+    exclude = [(e.start_cp, e.new_end_cp) for e in edits]
+    groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[int, LineRule]]] = {}
+    for age, edit in enumerate(reversed(edits)):
+        past = PastEdit(edit.start_cp, edit.old_text, edit.new_text, edit.seq)
+        for rule in line_rules(text, past):
+            groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
+    out: list[Candidate] = []
+    for (kind, before, after), members in groups.items():
+        age, rule = members[0]
+        found = line_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled)
+        if kind != "clone" and len(members) < 2:
+            # one inserted example: only where both its context lines stand
+            found = [x for x in found if x.sides == 2]
+        if not found or len(found) > _LINE_SITES_LIMIT:
+            continue
+        found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
+        spec = sum(
+            min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(" ".join(before)) if t.kind in ("ident", "string")
+        )
+        shape: Shape = "insert" if kind != "clone" else ("delete" if not after else "replace")
+        changed = sum(len(x) for x in before) + sum(len(x) for x in after) if kind == "clone" else sum(map(len, after))
+        evidence = (
+            f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {len(found)} site(s))",
+            f"edit #{rule.example.seq} at {rule.example.start}",
+        )
+        example_cps = [r.example.start for _, r in members]
+        for rank, line_site in enumerate(found[:_MAX_CANDIDATES]):
+            site = line_site.site
+            near, between, above = _placement(context, site.match_start, sorted(example_cps))
+            out.append(
                 Candidate(
                     kind="edit",
                     uri=context.uri,
                     edits=(TextEditCp(site.start, site.end, site.new_text),),
-                    score=max(0.05, confidence - 0.05 * rank),
-                    suggester=self.name,
+                    score=0.6,
+                    suggester=name,
                     evidence=evidence,
                     fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
                     cursor_cp=site.start + len(site.new_text),
-                    extra={
-                        "rule_evidence": rule.evidence,
-                        "sites": len(best.sites),
-                        "specificity": rule.specificity,
-                    },
+                    example_seq=max(r.example.seq for _, r in members),
+                    features=CandidateFeatures(
+                        family=kind,
+                        examples=len(members),
+                        source_age=age,
+                        sites=len(found),
+                        site_rank=rank,
+                        specificity=spec,
+                        context_tokens=line_site.sides,
+                        changed_tokens=len(before) + len(after),
+                        changed_chars=changed,
+                        changed_lines=len(before) + len(after) if kind == "clone" else len(after),
+                        shape=shape,
+                        whole_line=True,
+                        same_line_text=True,
+                        same_line_shape=True,
+                        prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
+                        comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
+                        above_source=above,
+                        lines_from_examples=near,
+                        between_examples=between,
+                    ),
                 )
             )
-        return candidates
+    return out
+
+
+def _placement(context: SuggestContext, site_cp: int, example_cps: Sequence[int]) -> tuple[int, bool, bool]:
+    """``(lines to the nearest example, between two examples, above the newest)``."""
+    if not example_cps:
+        return 0, False, False
+    document = context.document
+    line = document.line_of(min(site_cp, len(context.text)))
+    lines = [document.line_of(min(cp, len(context.text))) for cp in example_cps]
+    nearest = min(abs(line - x) for x in lines)
+    return nearest, min(lines) < line < max(lines), site_cp < example_cps[-1]
+
+
+def _same_line(text: str, start: int, end: int, example: PastEdit) -> tuple[bool, bool]:
+    """Whether the site's line(s) read like the example's line(s) before its
+    edit (indentation free): exactly, and with their numbers and strings set
+    aside (``assertEquals(1, 1)`` and ``assertEquals(2, 2)``: the same shape)."""
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    le = len(text) if le < 0 else le
+    es = text.rfind("\n", 0, example.start) + 1
+    ee = text.find("\n", example.new_end)
+    ee = len(text) if ee < 0 else ee
+    if le - ls > 2000 or ee - es > 2000:
+        return False, False
+    before = text[es : example.start] + example.old + text[example.new_end : ee]
+    site = text[ls:le].strip()
+    return site == before.strip(), _shape(site) == _shape(before.strip())
+
+
+_LITERAL = re.compile(r"""\d[\w.]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\s+""")
+
+
+def _shape(line: str) -> str:
+    """``line`` with numbers, strings and whitespace runs set aside."""
+    return _LITERAL.sub(lambda m: " " if m.group().isspace() else "#", line)
+
+
+def rule_features(
+    proposal: RuleProposal,
+    site_rank: int,
+    placement: tuple[int, bool, bool] = (0, False, False),
+    same_line: tuple[bool, bool] = (False, False),
+) -> CandidateFeatures:
+    """The ranker's view of one site of a repeat rule."""
+    rule = proposal.rule
+    info = rule.info
+    n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
+    shape: Shape = "insert" if n_old == 0 else "delete" if n_new == 0 else "replace"
+    family = "line" if info.get("line_rule") else ("anti-unified" if rule.evidence >= 2 else "tokens")
+    return CandidateFeatures(
+        family=family,
+        examples=rule.evidence,
+        source_age=proposal.age,
+        sites=len(proposal.sites),
+        site_rank=site_rank,
+        passed_over=info.get("passed_over", 0),
+        specificity=literal_specificity(rule),
+        context_tokens=info.get("kl", 0) + info.get("kr", 0),
+        changed_tokens=n_old + n_new,
+        changed_chars=len(info.get("old_text", "")) + len(info.get("new_text", "")),
+        changed_lines=rule.examples[-1].old.count("\n") + rule.examples[-1].new.count("\n"),
+        shape=shape,
+        whole_line=bool(info.get("line_rule") or info.get("full_line")),
+        prose=bool(info.get("prose")),
+        comment=bool(info.get("comment")),
+        new_literal=bool(info.get("new_literal")),
+        identifier_only=bool(info.get("substitution")),
+        lines_from_examples=placement[0],
+        between_examples=placement[1],
+        above_source=placement[2],
+        same_line_text=same_line[0],
+        same_line_shape=same_line[1],
+    )

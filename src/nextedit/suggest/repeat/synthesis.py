@@ -74,7 +74,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import acceptable, rules_for
+from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
 from nextedit.suggest.repeat.sites import (
     find_sites,
     node_category,  # noqa: F401
@@ -101,6 +101,8 @@ _MAX_SITES_ONE_EXAMPLE = 12
 _MAX_SITES_TWO_EXAMPLES = 60
 # rules scanned per request
 _MAX_RULE_SCANS = 150
+# fixed identifier/string text a rule should carry to be tried before vaguer ones
+SPECIFIC_LITERAL = 4.0
 
 
 def synthesize(
@@ -110,7 +112,7 @@ def synthesize(
     *,
     max_sources: int = 4,
     max_examples: int = 10,
-    all_rules: bool = False,
+    max_proposals: int = 1,
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> list[Proposal]:
@@ -121,8 +123,10 @@ def synthesize(
     string, comment, code…); a site whose context differs from the example's
     is not a site.
 
-    The most recent edit is tried first; an older one only when the newer
-    ones give no rule with sites (an unfinished earlier transformation).
+    Sources are tried newest first; each gives at most one proposal (its
+    first acceptable rule with sites), and the search stops after
+    ``max_proposals`` proposals. An older source's one-off edit counts only
+    when ``max_proposals`` asks for more than the newest proposal.
     """
     recent = list(edits[-max_examples:])
     if not recent:
@@ -137,15 +141,18 @@ def synthesize(
     sources = examples[-max_sources:]
     scans = 0
     top_down = _top_down(recent)
+    seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
+        age = len(sources) - 1 - idx
         if _is_undone(src.edit, recent):
             continue
         earlier = examples[: len(examples) - len(sources) + idx]
-        for rule in rules_for(text, [*earlier, src]):
-            if not all_rules and not acceptable(rule):
-                continue
-            if idx != len(sources) - 1 and rule.evidence < 2:
+        rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
+        # a rule with enough fixed text first; a vaguer one only when none has sites
+        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
+        for rule in specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]:
+            if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
@@ -158,14 +165,19 @@ def synthesize(
                 sites = same_category(sites, rule, category)
                 if not sites:
                     continue
-            if _passed_over(rule, sites, top_down):
+            passed = _passed_over(rule, sites, top_down)
+            rule.info["passed_over"] = passed
+            if passed and max_proposals == 1:
                 continue
+            key = (rule.before, rule.after)
+            if key in seen_rules:
+                break  # an older example of a rule already proposed
+            seen_rules.add(key)
             sites.sort(key=lambda st: (st.start < cursor, st.start))
-            score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * (len(sources) - 1 - idx)
-            proposals.append(Proposal(rule, tuple(sites), score, complete))
-            if not all_rules:
-                break
-        if proposals and not all_rules:
+            score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * age
+            proposals.append(Proposal(rule, tuple(sites), score, complete, age))
+            break
+        if len(proposals) >= max_proposals:
             break
     return proposals
 
@@ -175,17 +187,19 @@ def _top_down(edits: Sequence[PastEdit]) -> bool:
     return len(edits) >= 2 and all(b.start >= a.start for a, b in zip(edits, edits[1:], strict=False))
 
 
-def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> bool:
-    """Did the developer pass over a matching site? When they work down the
-    file, a site between two of the rule's examples that they left unchanged
-    is a negative example: the transformation is not universal, so its other
-    sites are guesses. (Editing in any other order, the sites in between
-    may simply not be reached yet.)"""
+def _passed_over(rule: Rule, sites: Sequence[Site], top_down: bool) -> int:
+    """How many matching sites the developer passed over. When they work
+    down the file, a site between two of the rule's examples that they left
+    unchanged is a negative example: the transformation is not universal, so
+    its other sites are guesses. (Editing in any other order, the sites in
+    between may simply not be reached yet.)"""
     if not top_down:
-        return False
+        return 0
     starts = [e.start for e in rule.examples]
+    if len(starts) < 2:
+        return 0
     lo, hi = min(starts), max(starts)
-    return len(starts) >= 2 and any(lo < site.match_start < hi for site in sites)
+    return sum(1 for site in sites if lo < site.match_start < hi)
 
 
 def _is_undone(edit: PastEdit, recent: Sequence[PastEdit]) -> bool:

@@ -43,9 +43,9 @@ matches, so :func:`replace_edits` applies a portable pair with Python's
 ``re`` and the replacement semantics above (a group that did not take part
 in the match is the empty string, as in all four).
 
-This module imports nothing from nextedit: the engine's tests (and, if the
-engine wants it at run time, the engine itself once it moves to a core room)
-can check their generated patterns against the same rules the bench scores.
+This module imports nothing else of nextedit: the engine checks the patterns
+it writes (``suggest/repeat/search_replace.py``) against the same rules the
+bench scores them by.
 """
 
 from __future__ import annotations

@@ -1,0 +1,320 @@
+"""Fit the ranker's logistic model on recorded candidates, and measure it leave-one-repository-out.
+
+Input: the files ``replay_inprocess.py --explain Q --candidates C`` writes —
+one line per query (its repository, whether it has related edits or none
+expected) and one per ranked candidate (its named feature vector and whether
+it was a correct next edit). Per held-out repository the model is fitted on
+the others' candidates and the answer policy is simulated on the held-out
+queries: the candidate with the highest probability is the answer when the
+probability reaches the threshold, else silence. The pooled and per-repository
+precision / related recall / silence of that simulation is the
+out-of-repository figure (the real replay with the engine in the loop is
+``benchmarks/quality/loro.py``). The weights fitted on every repository are
+written for the package.
+
+Needs numpy (``pip install -e ".[train]"``)::
+
+    python benchmarks/quality/train_ranker.py --queries Q --candidates C \\
+        [--out src/nextedit/suggest/ranker_weights.json] [--l2 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def load(queries_path: str, candidates_path: str) -> tuple[list[dict[str, Any]], dict[tuple[str, int], list[dict]]]:
+    queries = [json.loads(line) for line in open(queries_path)]
+    cands: dict[tuple[str, int], list[dict]] = collections.defaultdict(list)
+    for line in open(candidates_path):
+        c = json.loads(line)
+        cands[(c["trace"], c["query"])].append(c)
+    return queries, cands
+
+
+def design(rows: list[dict], names: list[str]) -> np.ndarray:
+    index = {n: i for i, n in enumerate(names)}
+    x = np.zeros((len(rows), len(names)))
+    for r, row in enumerate(rows):
+        for k, v in row["vector"].items():
+            i = index.get(k)
+            if i is not None:
+                x[r, i] = v
+    return x
+
+
+@dataclass
+class Fitted:
+    """A fitted model: probabilities for a design matrix, and the JSON the engine reads."""
+
+    kind: str
+    names: list[str]
+    coef: np.ndarray | None = None
+    bias: float = 0.0
+    trees: Any = None  # sklearn GradientBoostingClassifier
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        if self.kind == "trees":
+            return self.trees.predict_proba(x)[:, 1]
+        assert self.coef is not None
+        return 1.0 / (1.0 + np.exp(-np.clip(x @ self.coef + self.bias, -30, 30)))
+
+    def to_json(self, threshold: float, **meta: Any) -> dict:
+        """The file the engine reads: the operating point is folded into the
+        constant, so the engine's default threshold 0.5 answers exactly when
+        the model's probability reaches ``threshold``."""
+        shift = math.log(threshold / (1.0 - threshold))
+        if self.kind == "trees":
+            return {
+                "model": "trees",
+                "operating_point": threshold,
+                **meta,
+                **_export_trees(self.trees, self.names, shift),
+            }
+        assert self.coef is not None
+        weights = {"bias": round(self.bias - shift, 6)}
+        weights.update({n: round(float(c), 6) for n, c in zip(self.names, self.coef, strict=True) if abs(c) > 1e-9})
+        return {"model": "logistic", "operating_point": threshold, **meta, "weights": weights}
+
+
+def _export_trees(model: Any, names: list[str], shift: float) -> dict:
+    """sklearn's gradient-boosted trees as ``nextedit.suggest.ranker_model.Trees`` reads them."""
+    init = float(model._raw_predict_init(np.zeros((1, len(names))))[0, 0]) - shift
+    rate = model.learning_rate
+    trees = []
+    for estimator in model.estimators_[:, 0]:
+        t = estimator.tree_
+        nodes = []
+        for i in range(t.node_count):
+            leaf = t.children_left[i] == -1
+            nodes.append(
+                [
+                    -1 if leaf else int(t.feature[i]),
+                    0.0 if leaf else round(float(t.threshold[i]), 6),
+                    0 if leaf else int(t.children_left[i]),
+                    0 if leaf else int(t.children_right[i]),
+                    round(float(t.value[i][0][0]) * rate, 6) if leaf else 0.0,
+                ]
+            )
+        trees.append(nodes)
+    return {"features": names, "init": round(init, 6), "trees": trees}
+
+
+def fit_model(x: np.ndarray, y: np.ndarray, names: list[str], kind: str, l2: float) -> Fitted:
+    if kind == "trees":
+        from sklearn.ensemble import GradientBoostingClassifier
+
+        model = GradientBoostingClassifier(
+            n_estimators=TREES, max_depth=3, learning_rate=0.1, subsample=0.8, random_state=0
+        )
+        model.fit(x, y)
+        return Fitted("trees", names, trees=model)
+    coef, bias = fit(x, y, l2)
+    return Fitted("logistic", names, coef=coef, bias=bias)
+
+
+TREES = 100
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iters: int = 30) -> tuple[np.ndarray, float]:
+    """L2-regularised logistic regression by Newton's method (features standardised inside)."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    z = (x - mu) / sd
+    z = np.hstack([z, np.ones((len(z), 1))])
+    w = np.zeros(z.shape[1])
+    reg = np.full(z.shape[1], l2)
+    reg[-1] = 0.0
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        g = z.T @ (p - y) + reg * w
+        h = (z * (p * (1 - p))[:, None]).T @ z + np.diag(reg) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(h, g)
+        w -= step
+        if np.max(np.abs(step)) < 1e-7:
+            break
+    # back to raw feature scale
+    coef = w[:-1] / sd
+    bias = w[-1] - float(np.sum(w[:-1] * mu / sd))
+    return coef, bias
+
+
+def predict(x: np.ndarray, coef: np.ndarray, bias: float) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ coef + bias, -30, 30)))
+
+
+def simulate(
+    queries: list[dict], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float], threshold: float
+) -> dict[str, collections.Counter]:
+    """Answer each query with its most probable candidate when it reaches ``threshold``."""
+    by: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for q in queries:
+        cs = cands.get((q["trace"], q["query"]), [])
+        best = max(cs, key=lambda c: probs[id(c)], default=None)
+        answered = best is not None and probs[id(best)] >= threshold
+        correct = answered and best["correct"]
+        for key in (q["repo"], "POOLED"):
+            k = by[key]
+            k["queries"] += 1
+            k["answered"] += answered
+            k["correct"] += correct
+            k["related"] += q["related"]
+            k["related_correct"] += q["related"] and correct
+            k["empty"] += q["empty"]
+            k["silent_on_empty"] += q["empty"] and not answered
+    return by
+
+
+def ratios(k: collections.Counter) -> tuple[float, float, float]:
+    p = k["correct"] / k["answered"] if k["answered"] else float("nan")
+    r = k["related_correct"] / k["related"] if k["related"] else float("nan")
+    s = k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan")
+    return p, r, s
+
+
+def out_of_sample(
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    l2: float,
+    without: str | None = None,
+    names: list[str] | None = None,
+    kind: str = "logistic",
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
+) -> dict[int, float]:
+    """Each row's probability from a model fitted on the other repositories
+    (never on its own, and never on ``without``); ``extra`` rows (other
+    replays of the same traces) join the fitting, by the same rule."""
+    repos = sorted({r["repo"] for r in rows} - {without})
+    row_repo = np.array([r["repo"] for r in rows])
+    extra_repo = np.array([r["repo"] for r in extra[0]]) if extra is not None else None
+    probs: dict[int, float] = {}
+    for repo in repos:
+        train = (row_repo != repo) & (row_repo != without)
+        test = row_repo == repo
+        fx, fy = x[train], y[train]
+        if extra is not None and extra_repo is not None:
+            keep = (extra_repo != repo) & (extra_repo != without)
+            fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
+        model = fit_model(fx, fy, names, kind, l2)
+        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
+            probs[id(row)] = float(p)
+    return probs
+
+
+def choose_threshold(
+    queries: list[dict], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float], target: float
+) -> float:
+    """The lowest threshold whose simulated pooled precision reaches ``target``
+    (the highest-precision one when none does)."""
+    best_t, best_p = 0.95, -1.0
+    for t in np.arange(0.30, 0.96, 0.01):
+        qs = [q for q in queries if all(id(c) in probs for c in cands.get((q["trace"], q["query"]), []))]
+        p, _, _ = ratios(simulate(qs, cands, probs, float(t))["POOLED"])
+        if not math.isnan(p) and p >= target:
+            return float(t)
+        if not math.isnan(p) and p > best_p:
+            best_t, best_p = float(t), p
+    return best_t
+
+
+def heldout_model(
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    queries: list[dict],
+    cands: dict[tuple[str, int], list[dict]],
+    repo: str,
+    l2: float,
+    target: float,
+    names: list[str],
+    kind: str = "logistic",
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
+) -> tuple[Fitted, float]:
+    """The model for ``repo`` that never saw it: weights fitted on the other
+    repositories, and the threshold chosen on their own out-of-sample
+    predictions (nested: ``repo`` takes no part in either)."""
+    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra)
+    others = [q for q in queries if q["repo"] != repo]
+    threshold = choose_threshold(others, cands, inner, target)
+    mask = np.array([r["repo"] != repo for r in rows])
+    fx, fy = x[mask], y[mask]
+    if extra is not None:
+        keep = np.array([r["repo"] != repo for r in extra[0]])
+        fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
+    return fit_model(fx, fy, names, kind, l2), threshold
+
+
+def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
+    """Candidates of other replays, for fitting only."""
+    if not paths:
+        return None
+    rows = [json.loads(line) for p in paths for line in open(p)]
+    return rows, design(rows, names), np.array([1.0 if r["correct"] else 0.0 for r in rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--queries", required=True)
+    ap.add_argument("--candidates", required=True)
+    ap.add_argument("--out", help="write the weights fitted on every repository here")
+    ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--model", choices=["logistic", "trees"], default="logistic")
+    ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
+    ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
+    ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
+    ap.add_argument("--nested", action="store_true", help="also simulate with nested thresholds (slower)")
+    args = ap.parse_args(argv)
+
+    queries, cands = load(args.queries, args.candidates)
+    rows = [c for cs in cands.values() for c in cs]
+    names = sorted({k for r in rows for k in r["vector"]})
+    x = design(rows, names)
+    y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
+    repos = sorted({q["repo"] for q in queries})
+    extra = load_extra(args.fit_extra, names)
+    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra)
+
+    print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
+    for t in [float(v) for v in args.thresholds.split(",")]:
+        by = simulate(queries, cands, probs, t)
+        p, r, s = ratios(by["POOLED"])
+        worst = min((k for k in by if k != "POOLED"), key=lambda k: ratios(by[k])[0])
+        print(
+            f"threshold {t:.2f}: pooled P {p:.3f} R {r:.3f} S {s:.3f}  answered {by['POOLED']['answered']}"
+            f"  worst {worst} P {ratios(by[worst])[0]:.3f}"
+        )
+    if args.nested:
+        total: collections.Counter = collections.Counter()
+        for repo in repos:
+            _model, t = heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra)
+            held = [q for q in queries if q["repo"] == repo]
+            k = simulate(held, cands, probs, t)[repo]
+            total.update(k)
+            p, r, s = ratios(k)
+            print(f"  {repo:10s} threshold {t:.2f}  P {p:.3f} R {r:.3f} S {s:.3f} answered {k['answered']}")
+        p, r, s = ratios(total)
+        print(f"nested thresholds (target {args.target}): pooled P {p:.3f} R {r:.3f} S {s:.3f}")
+
+    if args.out:
+        threshold = choose_threshold(queries, cands, probs, args.target)
+        fx, fy = (x, y) if extra is None else (np.vstack([x, extra[1]]), np.concatenate([y, extra[2]]))
+        model = fit_model(fx, fy, names, args.model, args.l2)
+        data = model.to_json(threshold, trained_on=repos, candidates=len(fy))
+        Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

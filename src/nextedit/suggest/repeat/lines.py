@@ -1,0 +1,281 @@
+"""Whole-line repeats: the same lines changed the same way, and the same lines inserted in the same place.
+
+Owns the two line-level rule families of the repeat suggester:
+
+- **clone** — the developer rewrote (or deleted) one or more whole lines;
+  wherever the same lines stand again (indentation free: the block may sit
+  at another depth, each line keeps its indentation relative to the first),
+  they become the developer's new lines, re-indented to the site;
+- **insertion** — the developer inserted whole lines between two lines;
+  wherever a line reads like the line above the insertion (or the line below
+  it), and the inserted lines are not already there, the same lines go in
+  at the same place, re-indented relative to that context line.
+
+These catch what token rules cannot state from one example — a line added
+or removed, prose in a comment, an edit inside a long line — because their
+context is the whole line. Sites are found with ``str.find`` of a line's text
+(C speed), at most ``_MAX_HITS`` occurrences per rule; lines longer than
+``_MAX_LINE_CHARS`` are never rules. How much to trust a rule is the
+ranker's call (:class:`~nextedit.suggest.model.CandidateFeatures`: the
+number of lines, their specificity, the sites left).
+
+Must not know about tokens, syntax trees, LSP/ACP or position encodings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from nextedit.suggest.repeat.model import PastEdit, Site
+
+__all__ = ["LineRule", "LineSite", "line_rules", "line_sites"]
+
+_MAX_LINES = 12
+_MAX_LINE_CHARS = 400
+_MAX_HITS = 400
+_MIN_CONTENT = 3  # a context line shorter than this (``}``, ``)``) says nothing
+
+LineKind = Literal["clone", "insert-after", "insert-before"]
+
+
+@dataclass(frozen=True)
+class LineRule:
+    """Lines ``before`` (stripped of the block's base indentation, relative
+    indentation kept) become ``after``; for an insertion, ``before`` is the
+    one context line and ``after`` the inserted lines (indented relative to
+    the context line)."""
+
+    kind: LineKind
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    example: PastEdit
+    example_start: int  # where the example's lines start in the current text
+    # an insertion's context on its other side (the line below an insert-after), stripped
+    other_side: str | None = None
+
+    @property
+    def before_text(self) -> str:
+        return "\n".join(self.before)
+
+    @property
+    def after_text(self) -> str:
+        return "\n".join(self.after)
+
+
+@dataclass(frozen=True, slots=True)
+class LineSite:
+    """A site of a line rule; ``sides`` is how many context lines of an
+    insertion match there (2: the line above and the line below)."""
+
+    site: Site
+    sides: int = 0
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _relative(lines: Sequence[str], base: str) -> tuple[str, ...] | None:
+    """Each line with ``base`` indentation removed; None when a non-blank line is shallower."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            out.append("")
+        elif line.startswith(base):
+            out.append(line[len(base) :].rstrip())
+        else:
+            return None
+    return tuple(out)
+
+
+def _line_aligned(text: str, edit: PastEdit) -> tuple[int, str, str] | None:
+    """``(start, old, new)`` of an edit that replaces whole lines (each ending
+    with a line break), sliding a pure insertion or deletion of whole lines to
+    a line start; None when the edit is not whole lines."""
+    start, old, new = edit.start, edit.old, edit.new
+    if (
+        (start == 0 or text[start - 1] == "\n")
+        and (old == "" or old.endswith("\n"))
+        and (new == "" or new.endswith("\n"))
+    ):
+        return start, old, new
+    # a pure insertion/deletion written as "\n...": rotate it to the next line start
+    if old == "" and new.startswith("\n") and not new.endswith("\n"):
+        end = start + len(new)
+        if end < len(text) and text.startswith("\n", end):
+            return start + 1, "", new[1:] + "\n"
+        if end == len(text):
+            return None
+    return None
+
+
+def line_rules(text: str, edit: PastEdit) -> list[LineRule]:
+    """The line-level rules the developer's ``edit`` (already applied to ``text``) shows."""
+    if edit.new_end > len(text) or len(edit.old) > 4000 or len(edit.new) > 4000:
+        return []
+    aligned = _line_aligned(text, edit)
+    if aligned is not None and aligned[1] == "" and aligned[2]:
+        return _insertion_rules(text, edit, aligned[0], aligned[2])
+    if aligned is not None:
+        start, old, new = aligned
+        before_lines = old.split("\n")[:-1]
+        after_lines = new.split("\n")[:-1] if new else []
+    else:
+        ls = text.rfind("\n", 0, edit.start) + 1
+        le = text.find("\n", edit.new_end)
+        le = len(text) if le < 0 else le
+        if edit.start - ls > _MAX_LINE_CHARS or le - edit.new_end > _MAX_LINE_CHARS:
+            return []
+        prefix, suffix = text[ls : edit.start], text[edit.new_end : le]
+        before_lines = (prefix + edit.old + suffix).split("\n")
+        after_lines = (prefix + edit.new + suffix).split("\n")
+        start = ls
+    if not before_lines or len(before_lines) > _MAX_LINES or len(after_lines) > _MAX_LINES:
+        return []
+    if any(len(line) > _MAX_LINE_CHARS for line in (*before_lines, *after_lines)):
+        return []
+    if not any(line.strip() for line in before_lines):
+        return []
+    base = _indent(next(line for line in before_lines if line.strip()))
+    before = _relative(before_lines, base)
+    after = _relative(after_lines, base)
+    if before is None or after is None or before == after:
+        return []
+    while before and not before[0]:  # leading blank lines are not context
+        before = before[1:]
+    return [LineRule("clone", before, after, edit, start)] if before else []
+
+
+def _insertion_rules(text: str, edit: PastEdit, start: int, new: str) -> list[LineRule]:
+    inserted = new.split("\n")[:-1]
+    if not inserted or len(inserted) > _MAX_LINES or any(len(x) > _MAX_LINE_CHARS for x in inserted):
+        return []
+    # the nearest non-blank line above the insertion, and below it
+    above = _neighbour(text, start, -1)
+    below = _neighbour(text, start + len(new), +1)
+    usable = [
+        found
+        if found is not None and _MIN_CONTENT <= len(found[1].strip()) and len(found[1]) <= _MAX_LINE_CHARS
+        else None
+        for found in (above, below)
+    ]
+    kind: LineKind
+    if usable[0] is not None:
+        kind, (line_start, line), other = "insert-after", usable[0], usable[1]
+    elif usable[1] is not None:
+        kind, (line_start, line), other = "insert-before", usable[1], None
+    else:
+        return []
+    rel = _relative(inserted, _indent(line))
+    if rel is None:
+        return []
+    return [LineRule(kind, (line.strip(),), rel, edit, line_start, other[1].strip() if other else None)]
+
+
+def _neighbour(text: str, pos: int, step: int) -> tuple[int, str] | None:
+    """``(line start, line)`` of the nearest non-blank line above (``step`` -1)
+    the line start ``pos``, or at/below it (+1)."""
+    for _ in range(4):
+        if step < 0:
+            if pos <= 0:
+                return None
+            ls = text.rfind("\n", 0, pos - 1) + 1
+            line = text[ls : pos - 1]
+            pos = ls
+        else:
+            if pos >= len(text):
+                return None
+            le = text.find("\n", pos)
+            le = len(text) if le < 0 else le
+            line = text[pos:le]
+            ls, pos = pos, le + 1
+        if line.strip():
+            return ls, line
+    return None
+
+
+def line_sites(
+    text: str,
+    rule: LineRule,
+    exclude: Sequence[tuple[int, int]] = (),
+    limit: int = 60,
+    cancelled: Callable[[], bool] | None = None,
+) -> list[LineSite]:
+    """Where ``rule`` applies in ``text`` (at most ``limit + 1`` sites), top to bottom."""
+    first = rule.before[0]
+    sites: list[LineSite] = []
+    hits = 0
+    pos = text.find(first)
+    while pos >= 0 and len(sites) <= limit:
+        hits += 1
+        if hits > _MAX_HITS or (cancelled is not None and hits % 64 == 0 and cancelled()):
+            break
+        ls = text.rfind("\n", 0, pos) + 1
+        indent = text[ls:pos]
+        nxt = text.find(first, pos + 1)
+        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in exclude):
+            site = _site_at(text, rule, ls, indent)
+            if site is not None:
+                sites.append(site)
+        pos = nxt
+    return sites
+
+
+def _lines_at(text: str, ls: int, n: int) -> tuple[list[str], int] | None:
+    lines = []
+    pos = ls
+    for _ in range(n):
+        if pos > len(text):
+            return None
+        le = text.find("\n", pos)
+        if le < 0:
+            lines.append(text[pos:])
+            pos = len(text) + 1
+        else:
+            lines.append(text[pos:le])
+            pos = le + 1
+    return lines, min(pos, len(text))
+
+
+def _reindent(lines: Sequence[str], indent: str) -> str:
+    return "".join((indent + line if line else "") + "\n" for line in lines)
+
+
+def _site_at(text: str, rule: LineRule, ls: int, indent: str) -> LineSite | None:
+    got = _lines_at(text, ls, len(rule.before))
+    if got is None:
+        return None
+    lines, end = got
+    rel = _relative(lines, indent)
+    if rel is None or rel != rule.before:
+        return None
+    if end == len(text) and not text.endswith("\n"):
+        return None  # the block ends the text without a line break
+    if rule.kind == "clone":
+        new = _reindent(rule.after, indent)
+        old = text[ls:end]
+        if new == old:
+            return None
+        return LineSite(_trimmed(ls, end, old, new))
+    # an insertion: after the context line, or before it
+    where = end if rule.kind == "insert-after" else ls
+    block = _reindent(rule.after, indent)
+    if text.startswith(block, where) or (where >= len(block) and text[where - len(block) : where] == block):
+        return None  # already there
+    sides = 1
+    if rule.other_side is not None:
+        below = _neighbour(text, where, +1)
+        sides += below is not None and below[1].strip() == rule.other_side
+    return LineSite(Site(where, where, block, ls, end, text[ls:end]), sides)
+
+
+def _trimmed(ls: int, end: int, old: str, new: str) -> Site:
+    from nextedit.text import common_affixes
+
+    pre, suf = common_affixes(old, new)
+    # keep whole-line deletions whole (an editor deletes the line)
+    if new == "":
+        return Site(ls, end, "", ls, end, old)
+    return Site(ls + pre, end - suf, new[pre : len(new) - suf], ls, end, old)

@@ -1,0 +1,179 @@
+"""What the synthesis can now propose — each ability with a minimal fixture.
+
+These check that the right change is among the engine's ranked candidates
+(``SuggestionEngine.rank``), not whether the learned ranker puts it first:
+which candidates reach the developer is the ranker's call, measured on the
+traces (``benchmarks/quality/``).
+"""
+
+from __future__ import annotations
+
+from nextedit.session import Session
+from nextedit.suggest.model import SuggestionKinds, SuggestRequest
+from nextedit.suggest.repeat.lines import line_rules, line_sites
+from nextedit.suggest.repeat.model import PastEdit
+from nextedit.suggest.repeat.search_replace import portable_pattern
+from nextedit.suggest.repeat.synthesis import make_rule
+from nextedit.text import PositionEncoding, Range, TextChange
+from nextedit.text.portable_regex import is_portable
+
+URI = "file:///w/t.py"
+
+
+class Script:
+    """A session and the developer's edits, made by text."""
+
+    def __init__(self, text: str, language: str = "python", uri: str = URI) -> None:
+        self.uri = uri
+        self.session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
+        self.session.engine.strict = True
+        self.session.did_open(uri, language, 1, text)
+        self.cursor = 0
+
+    @property
+    def text(self) -> str:
+        return self.session.documents[self.uri].document.text
+
+    def change(self, old: str, new: str, nth: int = 0) -> None:
+        doc = self.session.documents[self.uri].document
+        start = -1
+        for _ in range(nth + 1):
+            start = doc.text.index(old, start + 1)
+        rng = Range(
+            doc.position_at(start, PositionEncoding.UTF32), doc.position_at(start + len(old), PositionEncoding.UTF32)
+        )
+        self.session.did_change(self.uri, doc.version + 1, [TextChange(rng, new)])
+        self.cursor = start + len(new)
+
+    def changes(self) -> list[tuple[str, str, str, str]]:
+        """``(suggester, family, text replaced, new text)`` of every ranked candidate."""
+        doc = self.session.documents[self.uri].document
+        ranking = self.session.engine.rank(
+            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
+        )
+        return [
+            (c.suggester, c.features.family, doc.text[e.start_cp : e.end_cp], e.new_text)
+            for c in ranking.candidates
+            for e in c.edits[:1]
+        ]
+
+    def applied(self, suggester: str, family: str | None = None) -> list[str]:
+        """The text after each candidate of ``suggester`` (and ``family``), applied alone."""
+        doc = self.session.documents[self.uri].document
+        ranking = self.session.engine.rank(
+            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
+        )
+        out = []
+        for c in ranking.candidates:
+            if c.suggester != suggester or (family is not None and c.features.family != family):
+                continue
+            text = doc.text
+            for e in sorted(c.edits, key=lambda e: e.start_cp, reverse=True):
+                text = text[: e.start_cp] + e.new_text + text[e.end_cp :]
+            out.append(text)
+        return out
+
+
+def test_an_older_edit_is_a_source_when_the_newer_ones_are_not_repeats() -> None:
+    text = (
+        "def a():\n    return fetch(url, timeout=3)\n\n"
+        "def b():\n    x = 1\n    y = 2\n    return fetch(url, timeout=3)\n"
+    )
+    script = Script(text)
+    script.change("fetch(url, timeout=3)", "fetch(url, timeout=TIMEOUT)")
+    script.change("x = 1", "x = 10")  # two unrelated edits since
+    script.change("y = 2", "y = 20")
+    assert any(
+        t.endswith("return fetch(url, timeout=TIMEOUT)\n") and t.count("TIMEOUT") == 2 for t in script.applied("repeat")
+    )
+
+
+def test_a_token_inserted_once_in_a_line_that_repeats() -> None:
+    text = "    handler = find(e, request.blueprints)\n    x = 1\n    handler = find(e, request.blueprints)\n"
+    script = Script(text)
+    script.change("request.blueprints", "ctx.request.blueprints")
+    assert any(t.count("ctx.request.blueprints") == 2 for t in script.applied("repeat"))
+
+
+def test_a_line_deleted_once_where_the_same_line_stands_again() -> None:
+    text = "def test_a():\n    app = flask.Flask(__name__)\n    run(app)\n\ndef test_b():\n    app = flask.Flask(__name__)\n    run(app)\n"
+    script = Script(text)
+    script.change("    app = flask.Flask(__name__)\n", "")
+    assert "def test_a():\n    run(app)\n\ndef test_b():\n    run(app)\n" in script.applied("repeat", "clone")
+
+
+def test_prose_fixed_in_a_comment_that_repeats_word_for_word() -> None:
+    text = (
+        "def a():\n    # immediately quick without searching anything.\n    return 1\n\n"
+        "def b():\n    # immediately quick without searching anything.\n    return 2\n"
+    )
+    script = Script(text)
+    script.change("quick", "quit")
+    assert any(t.count("immediately quit without") == 2 for t in script.applied("repeat", "clone"))
+
+
+def test_a_new_value_typed_where_the_whole_line_repeats() -> None:
+    text = "def a():\n    return flask.request.method\n\ndef b():\n    return flask.request.method\n"
+    script = Script(text)
+    script.change("flask.request.method", '"Hello World!"')
+    assert any(t.count('"Hello World!"') == 2 for t in script.applied("repeat", "clone"))
+
+
+def test_lines_inserted_between_the_same_two_lines_elsewhere() -> None:
+    text = (
+        "def test_a(dir):\n    dir.create('x')\n    dir.run()\n\ndef test_b(dir):\n    dir.create('x')\n    dir.run()\n"
+    )
+    script = Script(text)
+    script.change("    dir.run()\n", "    dir.check()\n    dir.run()\n")
+    assert any(t.count("dir.check()") == 2 for t in script.applied("repeat"))
+
+
+def test_an_identifier_that_differs_per_site_is_a_hole_after_two_examples() -> None:
+    text = "class T {\n  void a() { assertEquals(one, 1); }\n  void b() { assertEquals(two, 2); }\n  void c() { assertEquals(three, 3); }\n}\n"
+    script = Script(text, "java", "file:///w/T.java")
+    script.change("assertEquals(one, 1)", "assertThat(one).isEqualTo(1)")
+    script.change("assertEquals(two, 2)", "assertThat(two).isEqualTo(2)")
+    assert any("assertThat(three).isEqualTo(3)" in t for t in script.applied("repeat", "anti-unified"))
+
+
+def test_a_renamed_fixture_parameter_in_another_test_is_a_candidate() -> None:
+    text = "def test_a(tmpdir):\n    use(tmpdir)\n\n\ndef test_b(tmpdir):\n    use(tmpdir)\n"
+    script = Script(text)
+    script.change("tmpdir", "tmp_path", 0)
+    script.change("tmpdir", "tmp_path", 0)  # its use: the binding is done
+    assert any(
+        t.startswith("def test_a(tmp_path):") and "def test_b(tmp_path)" in t for t in script.applied("rename", "text")
+    )
+
+
+def test_another_local_of_the_same_name_and_comments_are_never_renamed_as_text() -> None:
+    text = "def a():\n    count = 0\n    return count  # count\n\n\ndef b():\n    count = 5\n    return count\n"
+    script = Script(text)
+    script.change("count", "tally", 0)
+    script.change("count", "tally", 0)  # its use: the binding is done
+    assert not script.applied("rename", "text")
+
+
+def test_line_rules_keep_relative_indentation_and_reindent_at_the_site() -> None:
+    text = "if a:\n    x = f(\n        1)\n\nwhile b:\n        x = f(\n            1)\n"
+    new = "    x = g(\n        1)\n"
+    old = "    x = f(\n        1)\n"
+    start = text.index(old)
+    text = text[:start] + new + text[start + len(old) :]
+    (rule,) = line_rules(text, PastEdit(start, old, new, 1))
+    (site,) = line_sites(text, rule)
+    site = site.site
+    assert text[: site.start] + site.new_text + text[site.end :] == text.replace("        x = f(", "        x = g(")
+
+
+def test_a_search_and_replace_pattern_is_portable_or_not_offered() -> None:
+    rule = make_rule(["assertEquals(", 0, ", "], ["assertThat(", 0, ").isEqualTo("], ["ident"], 2, 5.0, ())
+    found = portable_pattern(rule)
+    assert found is not None and is_portable(*found) is None
+    assert found == ("assertEquals\\(([A-Za-z_][A-Za-z0-9_]*), ", "assertThat($1).isEqualTo(")
+    # a repeated hole needs a back-reference, a string hole a negated class: no portable form
+    assert portable_pattern(make_rule([0, " == ", 0], ["eq(", 0, ")"], ["ident"], 2, 5.0, ())) is None
+    assert portable_pattern(make_rule(["f(", 0, ")"], ["g(", 0, ")"], ["string"], 2, 5.0, ())) is None
+    # a dollar in the replacement is written $$
+    rule = make_rule(["cost(", 0, ")"], ["price(", 0, ", '$')"], ["ident"], 2, 5.0, ())
+    assert portable_pattern(rule) == ("cost\\(([A-Za-z_][A-Za-z0-9_]*)\\)", "price($1, '$$')")
