@@ -41,6 +41,7 @@ the ``initialize`` params is cut (:class:`_HideInitializeParams`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import threading
@@ -208,6 +209,9 @@ class NextEditServer(LanguageServer):
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         reader = framing.FrameReader(framing.StreamChunks(stdin or sys.stdin.buffer).read)
         code = 0
+        # start-up's heap out of the collector's reach, as the ACP agent does (dispatch.freeze_heap)
+        gc.collect()
+        gc.freeze()
         try:
             asyncio.run(framing.serve(reader, self.protocol, self._stop_event))
         except SystemExit as exc:  # the `exit` notification

@@ -24,13 +24,13 @@ Must not know about tokens, syntax trees, LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from nextedit.suggest.repeat.model import PastEdit, Site
 
-__all__ = ["LineRule", "LineSite", "line_rules", "line_sites"]
+__all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites"]
 
 _MAX_LINES = 12
 _MAX_LINE_CHARS = 400
@@ -196,31 +196,88 @@ def _neighbour(text: str, pos: int, step: int) -> tuple[int, str] | None:
     return None
 
 
+class BlockFinder:
+    """Where one block of lines (a rule's ``before``) stands in one text, found
+    once for every rule that shares it: after a burst of similar edits many
+    rules start from the same lines and differ only in what they become.
+    Occurrences are found lazily, top to bottom, and remembered."""
+
+    def __init__(
+        self,
+        text: str,
+        before: tuple[str, ...],
+        exclude: Sequence[tuple[int, int]] = (),
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        self.text = text
+        self.before = before
+        self.exclude = exclude
+        self.cancelled = cancelled
+        # per occurrence of the first line: (line start, block end, indentation), or None where the block is not there
+        self._hits: list[tuple[int, int, str] | None] = []
+        self._pos = text.find(before[0])
+        self._stopped = False  # the hit cap or a cancellation
+
+    def blocks(self) -> Iterator[tuple[int, int, str] | None]:
+        """Per occurrence of the first line, in order: the block there, or None."""
+        i = 0
+        while True:
+            if i == len(self._hits) and not self._advance():
+                return
+            yield self._hits[i]
+            i += 1
+
+    def _advance(self) -> bool:
+        pos, text = self._pos, self.text
+        if pos < 0 or self._stopped:
+            return False
+        hits = len(self._hits) + 1
+        if hits > _MAX_HITS or (self.cancelled is not None and hits % 64 == 0 and self.cancelled()):
+            self._stopped = True
+            return False
+        self._pos = text.find(self.before[0], pos + 1)
+        ls = text.rfind("\n", 0, pos) + 1
+        indent = text[ls:pos]
+        block = None
+        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in self.exclude):
+            got = _lines_at(text, ls, len(self.before))
+            if got is not None:
+                lines, end = got
+                if _relative(lines, indent) == self.before and not (end == len(text) and not text.endswith("\n")):
+                    block = (ls, end, indent)
+        self._hits.append(block)
+        return True
+
+
 def line_sites(
     text: str,
     rule: LineRule,
     exclude: Sequence[tuple[int, int]] = (),
     limit: int = 60,
     cancelled: Callable[[], bool] | None = None,
-) -> list[LineSite]:
-    """Where ``rule`` applies in ``text`` (at most ``limit + 1`` sites), top to bottom."""
-    first = rule.before[0]
-    sites: list[LineSite] = []
-    hits = 0
-    pos = text.find(first)
-    while pos >= 0 and len(sites) <= limit:
-        hits += 1
-        if hits > _MAX_HITS or (cancelled is not None and hits % 64 == 0 and cancelled()):
-            break
-        ls = text.rfind("\n", 0, pos) + 1
-        indent = text[ls:pos]
-        nxt = text.find(first, pos + 1)
-        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in exclude):
-            site = _site_at(text, rule, ls, indent)
-            if site is not None:
-                sites.append(site)
-        pos = nxt
-    return sites
+    finder: BlockFinder | None = None,
+    both_sides: bool = False,
+) -> list[LineSite] | None:
+    """Where ``rule`` applies in ``text``, top to bottom; None when at more
+    than ``limit`` places (no site is built then). With ``both_sides``, of
+    the first ``limit + 1`` places only those where an insertion's context
+    stands on both sides (None when that is all of them). ``finder`` (for
+    ``rule.before`` in this text, with this ``exclude``) is shared by the
+    rules with the same lines."""
+    if finder is None:
+        finder = BlockFinder(text, rule.before, exclude, cancelled)
+    found: list[tuple[int, int, str]] = []
+    for block in finder.blocks():
+        if block is not None and _applies(text, rule, *block):
+            found.append(block)
+            if len(found) > limit:
+                break
+    if len(found) > limit and not both_sides:
+        return None
+    sites = [_site_at(text, rule, *block) for block in found]
+    if both_sides:
+        sites = [x for x in sites if x.sides == 2]
+    return None if len(sites) > limit else sites
 
 
 def _lines_at(text: str, ls: int, n: int) -> tuple[list[str], int] | None:
@@ -243,27 +300,22 @@ def _reindent(lines: Sequence[str], indent: str) -> str:
     return "".join((indent + line if line else "") + "\n" for line in lines)
 
 
-def _site_at(text: str, rule: LineRule, ls: int, indent: str) -> LineSite | None:
-    got = _lines_at(text, ls, len(rule.before))
-    if got is None:
-        return None
-    lines, end = got
-    rel = _relative(lines, indent)
-    if rel is None or rel != rule.before:
-        return None
-    if end == len(text) and not text.endswith("\n"):
-        return None  # the block ends the text without a line break
-    if rule.kind == "clone":
-        new = _reindent(rule.after, indent)
-        old = text[ls:end]
-        if new == old:
-            return None
-        return LineSite(_trimmed(ls, end, old, new))
-    # an insertion: after the context line, or before it
-    where = end if rule.kind == "insert-after" else ls
+def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
+    """The rule changes something where its lines stand (``text[ls:end]``, at ``indent``)."""
     block = _reindent(rule.after, indent)
-    if text.startswith(block, where) or (where >= len(block) and text[where - len(block) : where] == block):
-        return None  # already there
+    if rule.kind == "clone":
+        return block != text[ls:end]
+    # an insertion: after the context line, or before it; not when already there
+    where = end if rule.kind == "insert-after" else ls
+    return not (text.startswith(block, where) or (where >= len(block) and text[where - len(block) : where] == block))
+
+
+def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineSite:
+    """The rule's change where its lines stand (:func:`_applies` holds there)."""
+    block = _reindent(rule.after, indent)
+    if rule.kind == "clone":
+        return LineSite(_trimmed(ls, end, text[ls:end], block))
+    where = end if rule.kind == "insert-after" else ls
     sides = 1
     if rule.other_side is not None:
         below = _neighbour(text, where, +1)

@@ -16,8 +16,9 @@ encodings.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site
 from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
@@ -63,6 +64,41 @@ def _anchor(rule: Rule) -> tuple[str, int, int] | None:
     found = (best, nl_before, nl_after)
     rule.info["_anchor"] = found
     return found
+
+
+_TEMPLATE_PIECE = re.compile(r"\\\\|\\g<(\w+)>")
+
+
+@functools.lru_cache(maxsize=1024)
+def _template(replacement: str) -> tuple[str | tuple[str], ...] | None:
+    r"""``replacement`` as literal pieces and ``(group,)`` references, parsed
+    once (``Match.expand`` re-parses its template on every call before
+    Python 3.12); None when it uses anything beyond ``\\`` and ``\g<name>``
+    — the rule's own makers write only those — and ``Match.expand`` must read it."""
+    pieces: list[str | tuple[str]] = []
+    pos = 0
+    for m in _TEMPLATE_PIECE.finditer(replacement):
+        literal = replacement[pos : m.start()]
+        if "\\" in literal:
+            return None
+        if literal:
+            pieces.append(literal)
+        pieces.append("\\" if m.group(1) is None else (m.group(1),))
+        pos = m.end()
+    rest = replacement[pos:]
+    if "\\" in rest:
+        return None
+    if rest:
+        pieces.append(rest)
+    return tuple(pieces)
+
+
+def _expand(m: re.Match[str], replacement: str) -> str:
+    """What ``m.expand(replacement)`` gives, without re-parsing the template."""
+    template = _template(replacement)
+    if template is None:
+        return m.expand(replacement)
+    return "".join(p if isinstance(p, str) else (m.group(p[0]) or "") for p in template)
 
 
 def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tuple[int, int] | None:
@@ -119,9 +155,60 @@ def _matches(text: str, rule: Rule, scan: _Scan):
             pos = text.find(lit, pos + 1)
 
 
+class MatchMemo:
+    """The matches of the before patterns searched in one text, shared by the
+    rules that have the same pattern (after a burst of similar edits, many
+    rules differ only in what they write): each pattern's matches are found
+    lazily, once, and replayed for the next rule."""
+
+    def __init__(self, text: str, cancelled: Callable[[], bool] | None = None) -> None:
+        self.text = text
+        self.cancelled = cancelled
+        self._found: dict[tuple[str, object], _Found] = {}
+
+    def matches(self, rule: Rule) -> _Found:
+        key = (rule.regex.pattern, _anchor(rule))
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = _Found(self.text, rule, self.cancelled)
+        return found
+
+
+class _Found:
+    """One pattern's matches so far, and the rest to come."""
+
+    __slots__ = ("_scan", "_rest", "_seen", "_done")
+
+    def __init__(self, text: str, rule: Rule, cancelled: Callable[[], bool] | None) -> None:
+        self._scan = _Scan(cancelled)
+        self._rest = _matches(text, rule, self._scan)
+        self._seen: list[re.Match[str]] = []
+        self._done = False
+
+    def __iter__(self) -> Iterator[re.Match[str]]:
+        i = 0
+        while True:
+            if i == len(self._seen):
+                if self._done:
+                    return
+                m = next(self._rest, None)
+                if m is None:
+                    self._done = True
+                    return
+                self._seen.append(m)
+            yield self._seen[i]
+            i += 1
+
+    @property
+    def complete(self) -> bool:
+        """False once part of the text was skipped (long lines, the hit cap, cancelled)."""
+        return self._scan.complete
+
+
 def find_sites(text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200) -> list[Site]:
-    """Every match of ``rule.before`` whose rewrite changes the text."""
-    return scan_sites(text, rule, exclude, limit)[0]
+    """Every match of ``rule.before`` whose rewrite changes the text (none
+    when there are more than ``limit``)."""
+    return scan_sites(text, rule, exclude, limit)[0] or []
 
 
 def scan_sites(
@@ -130,47 +217,50 @@ def scan_sites(
     exclude: Sequence[tuple[int, int]] = (),
     limit: int = 200,
     cancelled: Callable[[], bool] | None = None,
-) -> tuple[list[Site], bool]:
+    memo: MatchMemo | None = None,
+) -> tuple[list[Site] | None, bool]:
     """``(sites, complete)``: every match of ``rule.before`` whose rewrite
-    changes the text (at most ``limit + 1``); ``complete`` is False when part
-    of the text was not examined (a line too long, too many occurrences,
-    cancelled)."""
-    scan = _Scan(cancelled)
-    sites: list[Site] = []
-    for m in _matches(text, rule, scan):
+    changes the text, or None when there are more than ``limit`` (the search
+    stops there and no site is built); ``complete`` is False when part of the
+    text was not examined (a line too long, too many occurrences, cancelled)."""
+    matches = (memo or MatchMemo(text, cancelled)).matches(rule)
+    found: list[tuple[int, int, str, str]] = []
+    # the developer's own edits, a handful near each other: most matches lie outside their span
+    ex_lo = min((xs for xs, _ in exclude), default=0)
+    ex_hi = max((xe for _, xe in exclude), default=-1)
+    ex_indent = rule.info.get("indent")
+    reindent = ex_indent is not None and "ind" in rule.regex.groupindex
+    for m in matches:
         ms, me = m.start(), m.end()
-        if any(ms < xe and xs < me or (xs == xe and ms <= xs <= me) for xs, xe in exclude):
+        if (
+            ms <= ex_hi
+            and me >= ex_lo
+            and any(ms < xe and xs < me or (xs == xe and ms <= xs <= me) for xs, xe in exclude)
+        ):
             continue
         try:
-            replaced = m.expand(rule.replacement)
+            replaced = _expand(m, rule.replacement)
         except (re.error, IndexError):
             continue
         old = m.group()
-        ex_indent = rule.info.get("indent")
-        if ex_indent is not None and "ind" in rule.regex.groupindex:
+        if reindent:
             site_indent = m.group("ind")
             if site_indent != ex_indent:
                 replaced = replaced.replace("\n" + ex_indent, "\n" + site_indent)
         if replaced == old:
             continue
-        # the change is already there (the before pattern is part of the after)
-        lo = max(0, ms - len(replaced))
-        window = text[lo : me + len(replaced)]
-        k = window.find(replaced)
-        done = False
-        while k >= 0:
-            if lo + k <= ms and me <= lo + k + len(replaced):
-                done = True
-                break
-            k = window.find(replaced, k + 1)
-        if done:
+        # the change is already there: the after text covers the match
+        if text.find(replaced, max(0, me - len(replaced)), ms + len(replaced)) >= 0:
             continue
+        found.append((ms, me, old, replaced))
+        if len(found) > limit:
+            return None, matches.complete
+    sites = []
+    for ms, me, old, replaced in found:
         pre, suf, _ = trim_edit(old, replaced)
         start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
         sites.append(Site(start, end, new, ms, me, old))
-        if len(sites) > limit:
-            break
-    return sites, scan.complete
+    return sites, matches.complete
 
 
 # node-type name fragments -> the list-level context of a span; by suffix or

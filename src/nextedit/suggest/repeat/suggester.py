@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
-from nextedit.suggest.repeat.lines import LineRule, line_rules, line_sites
+from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, line_sites
 from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
@@ -253,13 +253,16 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
         for rule in line_rules(text, past):
             groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
     out: list[Candidate] = []
+    finders: dict[tuple[str, ...], BlockFinder] = {}
     for (kind, before, after), members in groups.items():
         age, rule = members[0]
-        found = line_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled)
-        if kind != "clone" and len(members) < 2:
-            # one inserted example: only where both its context lines stand
-            found = [x for x in found if x.sides == 2]
-        if not found or len(found) > _LINE_SITES_LIMIT:
+        finder = finders.get(before)
+        if finder is None:
+            finder = finders[before] = BlockFinder(text, before, exclude, context.cancelled)
+        # one inserted example: only where both its context lines stand
+        both_sides = kind != "clone" and len(members) < 2
+        found = line_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled, finder, both_sides)
+        if not found:  # none, or more than the limit
             continue
         found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
         spec = sum(

@@ -76,6 +76,7 @@ from nextedit.suggest.repeat.model import (
 )
 from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
 from nextedit.suggest.repeat.sites import (
+    MatchMemo,
     find_sites,
     node_category,  # noqa: F401
     same_category,
@@ -142,6 +143,10 @@ def synthesize(
     scans = 0
     top_down = _top_down(recent)
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
+    # every source's rules repeat the same templates when the developer made
+    # the same edit many times: a pattern is searched once per request
+    scanned: dict[tuple[str, str, object, int], tuple[list[Site] | None, bool]] = {}
+    memo = MatchMemo(text, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
@@ -158,9 +163,13 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _MAX_SITES_TWO_EXAMPLES if rule.evidence >= 2 else _MAX_SITES_ONE_EXAMPLE
-            sites, complete = scan_sites(text, rule, exclude, limit, cancelled)
-            if not sites or len(sites) > limit:
+            key = (rule.regex.pattern, rule.replacement, rule.info.get("indent"), limit)
+            if key not in scanned:
+                scanned[key] = scan_sites(text, rule, exclude, limit, cancelled, memo)
+            found, complete = scanned[key]
+            if not found:  # none, or more than the limit
                 continue
+            sites = list(found)
             if category is not None:
                 sites = same_category(sites, rule, category)
                 if not sites:
