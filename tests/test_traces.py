@@ -267,7 +267,7 @@ def test_unknown_event_kinds_are_ignored() -> None:
         ("a.jsonl", b"not json\n", "a.jsonl:1: not JSON"),
         ("a.py", b"import os\n", "not a trace"),
         ("a.json", b'{"kind": "header"}', 'without its "trace"'),  # sniffed as nes-trace/1, then refused
-        ("a.json.gz", gzip.compress(b'{"txns": 3}'), "malformed keystrokes trace"),
+        ("a.json.gz", gzip.compress(b'{"txns": 3}', mtime=0), "malformed keystrokes trace"),
     ],
 )
 def test_load_sessions_refuses_what_it_cannot_read(tmp_path: Path, name: str, content: bytes, says: str) -> None:

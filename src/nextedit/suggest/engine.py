@@ -119,7 +119,7 @@ class SuggestionEngine:
             target = workspace.get(planned[0].uri)
             if target is not None:
                 self._promise = _Promise(planned[0].uri, target.document.version, planned[0].target_cp, planned[1])
-        return SuggestOutcome(tuple(planned[: self.max_results]), None, tuple(notes))
+        return SuggestOutcome(tuple(_varied(planned)[: self.max_results]), None, tuple(notes))
 
     def _promised(
         self, workspace: WorkspaceView, request: SuggestRequest, rejected: set[str] | frozenset[str]
@@ -209,7 +209,7 @@ class SuggestionEngine:
         if not kept:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
         kept = _with_support(kept)
-        kept = [dataclasses.replace(c, score=self.ranker.score(c, context)) for c in kept]
+        kept = _sites_in_order([dataclasses.replace(c, score=self.ranker.score(c, context)) for c in kept])
         kept.sort(key=lambda c: c.score, reverse=True)
         return Ranking(context, tuple(kept), None, tuple(notes))
 
@@ -272,6 +272,41 @@ def _with_support(candidates: list[Candidate]) -> list[Candidate]:
         )
         for c in candidates
     ]
+
+
+def _varied(candidates: list[Candidate], per_rule: int = 2) -> list[Candidate]:
+    """The same order, except that a rule's sites beyond the first
+    ``per_rule`` go last: the few suggestions an answer carries offer
+    different changes (one site, the next, the search-and-replace that does
+    them all) rather than three sites of one rule."""
+    counts: dict[tuple[str, str, tuple[str, ...]], int] = {}
+    first: list[Candidate] = []
+    rest: list[Candidate] = []
+    for c in candidates:
+        key = (c.kind, c.suggester, c.evidence)
+        counts[key] = counts.get(key, 0) + 1
+        (first if counts[key] <= per_rule else rest).append(c)
+    return first + rest
+
+
+def _sites_in_order(candidates: list[Candidate]) -> list[Candidate]:
+    """Within one rule (same suggester, same evidence) the sites keep the
+    suggester's order — nearest after the cursor first — and the ranker's
+    scores go to them best first: the ranker judges *whether* a rule is worth
+    offering; its hair-thin differences between sites of one rule (site rank,
+    distance) must not make a walk through the sites skip one."""
+    groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for i, c in enumerate(candidates):
+        groups.setdefault((c.suggester, c.evidence), []).append(i)
+    out = list(candidates)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        scores = sorted((candidates[i].score for i in members), reverse=True)
+        in_order = sorted(members, key=lambda i: (candidates[i].features.site_rank, -candidates[i].score))
+        for i, score in zip(in_order, scores, strict=True):
+            out[i] = dataclasses.replace(candidates[i], score=score)
+    return out
 
 
 def _dedupe(candidates: Iterable[Candidate]) -> list[Candidate]:

@@ -363,7 +363,9 @@ def _text_candidates(
 def _outside_other_locals(context: SuggestContext, starts: list[int], length: int) -> list[int]:
     """``starts`` less the occurrences of another *local variable* of the same
     name (defined in this file, not as a parameter): a developer renaming one
-    function's ``total`` leaves another function's ``total`` alone. Same-named
+    function's ``total`` leaves another function's ``total`` alone (a
+    definition by field name, or a ``var`` definition of the grammar's
+    locals.scm, as Go's ``total := 1`` or a Rust ``let`` pattern). Same-named
     parameters (a test fixture renamed test by test), comments, strings and
     names defined elsewhere stay."""
     tree = context.syntax
@@ -384,7 +386,7 @@ def _outside_other_locals(context: SuggestContext, starts: list[int], length: in
         nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
         local = any(
             n is not None and is_definition_name(n) and not in_import(n) and not _in_parameters(n) for n in nodes
-        )
+        ) or any(kind.endswith(".var") for _, kind in scopes.binding_definitions(tree, source, b) or ())
         if local:
             excluded.update(s for s, _ in ranges)
             continue
