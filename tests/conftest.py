@@ -334,6 +334,57 @@ class RpcProcess:
         return [i for i in self.sent_methods if i not in self.answers]
 
 
+# -- the two lanes: `pytest -m "not e2e"` (seconds) and everything ----------------------
+
+# Modules whose every test spawns a process: the agent, the LSP bridge, an
+# editor (Neovim, Emacs) or the CLI.
+E2E_MODULES = frozenset(
+    {
+        "test_acp_cancellation",
+        "test_acp_protocol",
+        "test_acp_rename",
+        "test_bench_cli",
+        "test_lsp",
+        "test_lsp_emacs",
+        "test_lsp_nvim",
+        "test_lsp_robustness",
+        "test_miner",
+        "test_provider_acp",
+        "test_provider_bench",
+        "test_provider_lsp",
+    }
+)
+# Fixtures that start a process: a test using one is end-to-end wherever it lives.
+E2E_FIXTURES = frozenset({"acp", "acp_factory", "lsp"})
+# Tests in modules the fixtures above do not cover; prefer `@pytest.mark.e2e` in the module.
+E2E_TESTS = frozenset({"tests/test_settings.py::test_a_bad_flag_value_is_one_line_and_exit_2"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every end-to-end test ``e2e`` (the marker is registered in pyproject.toml)."""
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if (
+            Path(module).stem in E2E_MODULES
+            or E2E_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+            or item.nodeid.split("[", 1)[0] in E2E_TESTS
+        ):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(autouse=True)
+def _fast_lane_spawns_nothing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test not marked ``e2e`` that starts a process fails, saying so: the
+    fast lane stays fast and the marking stays true."""
+    if request.node.get_closest_marker("e2e") is not None:
+        return
+
+    def refuse(self: subprocess.Popen, args: Any, *rest: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"{request.node.nodeid} starts a process ({args!r:.120}): mark it e2e")
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)
+
+
 @pytest.fixture(scope="session")
 def schema_checker() -> SchemaChecker | None:
     if not SCHEMA_PATH.exists():

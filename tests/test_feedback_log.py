@@ -330,6 +330,7 @@ def run_feedback(state_dir: Path, *extra: str) -> str:
     return done.stdout
 
 
+@pytest.mark.e2e
 def test_feedback_command(state_dir: Path) -> None:
     assert "no feedback" in run_feedback(state_dir)
     with FeedbackLog(state_dir / FEEDBACK_FILE) as log:
