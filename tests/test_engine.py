@@ -8,24 +8,12 @@ from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
 from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename.suggester import RenameSuggester
-from nextedit.suggest.suggester import SuggestContext, Suggester
+from nextedit.suggest.suggester import Suggester
 from nextedit.text import Position, PositionEncoding, Range
-from tests.nes_helpers import Editor, apply_edits_to
+from tests.helpers.session import Editor, apply_edits_to
+from tests.helpers.suggesters import Fixed
 
 URI = "file:///w/a.py"
-
-
-class Fixed:
-    """A suggester that proposes whatever it is given (offsets in the request doc)."""
-
-    def __init__(self, name: str, candidates: list[Candidate] | SilenceReason) -> None:
-        self.name = name
-        self.candidates = candidates
-        self.calls = 0
-
-    def propose(self, context: SuggestContext):
-        self.calls += 1
-        return self.candidates
 
 
 def candidate(edits, *, kind="edit", score=0.9, fingerprint="fixed:1", uri=URI, **extra) -> Candidate:

@@ -28,7 +28,7 @@ from nextedit.suggest.rank import Ranker
 from nextedit.text import Position, Range, TextChange
 
 if TYPE_CHECKING:
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
 URI = "file:///a.py"
 

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nextedit.lsp.framing import FrameReader
-from tests.conftest import RpcProcess
+from tests.helpers.rpc import RpcProcess
 
 URI = "file:///project/a.py"
 

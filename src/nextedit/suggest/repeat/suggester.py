@@ -39,7 +39,7 @@ from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 
-__all__ = ["RepeatEditSuggester", "repeat_fingerprint", "repeat_proposals", "rule_features"]
+__all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
             max_examples=_HISTORY,
             max_proposals=_PROPOSALS,
             cancelled=context.cancelled,
-            category=_categorizer(context),
+            category=categorizer(context),
         )
     except Exception:  # never cost the other suggesters
         log.exception("repeat synthesis failed for %s", context.uri)
@@ -102,7 +102,7 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     return proposals
 
 
-def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
+def categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
     """``(start_cp, end_cp) -> (coarse, fine)`` context of a span, from the
     nodes of the request document's syntax tree strictly enclosing it."""
     tree = context.syntax
@@ -164,7 +164,7 @@ class RepeatEditSuggester:
         candidates: list[Candidate] = []
         candidates.extend(_line_candidates(context, self.name))
         renames = _renamed_pairs(context)
-        category = _categorizer(context) if renames else None
+        category = categorizer(context) if renames else None
         for proposal in proposals:
             rule = proposal.rule
             evidence = evidence_lines(proposal)
