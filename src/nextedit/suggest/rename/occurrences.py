@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from collections.abc import Sequence
 
 from tree_sitter import Node
@@ -26,6 +25,7 @@ from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.syntax import get_language
 from nextedit.text import utf8
+from nextedit.text.lexical import WORD_CHAR_RE
 
 log = logging.getLogger(__name__)
 
@@ -286,9 +286,6 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-_WORD_CHAR = re.compile(r"[\w$]")
-
-
 def word_starts(text: str, name: str) -> list[int]:
     """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
     the same matches as a regex with ``[\\w$]`` boundaries)."""
@@ -297,7 +294,7 @@ def word_starts(text: str, name: str) -> list[int]:
     pos = text.find(name)
     while pos != -1:
         end = pos + n
-        if not (pos and _WORD_CHAR.match(text, pos - 1)) and not _WORD_CHAR.match(text, end):
+        if not (pos and WORD_CHAR_RE.match(text, pos - 1)) and not WORD_CHAR_RE.match(text, end):
             out.append(pos)
         pos = text.find(name, pos + 1)
     return out

@@ -38,6 +38,7 @@ from nextedit.suggest.repeat.text import reads_as_prose
 from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
+from nextedit.text.lexical import WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
@@ -213,21 +214,18 @@ def _renames_an_identifier(
     """Whether replacing ``text[start:end]`` by ``new`` turns one whole
     identifier *of code* into another the way one of ``renames`` does (a
     word in a comment or a string is no binding: it stays a repeat)."""
-    if not renames or (new and not _WORD.fullmatch(new)):
+    if not renames or (new and not WORD_RE.fullmatch(new)):
         return False
     ws = start
-    while ws > 0 and _WORD.match(text, ws - 1):
+    while ws > 0 and WORD_RE.match(text, ws - 1):
         ws -= 1
     we = end
-    while we < len(text) and _WORD.match(text, we):
+    while we < len(text) and WORD_RE.match(text, we):
         we += 1
     if (text[ws:we], text[ws:start] + new + text[end:we]) not in renames:
         return False
     where = category(ws, we) if category is not None else None
     return where is not None and where[0] == "code"
-
-
-_WORD = re.compile(r"[\w$]+")
 
 
 def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:

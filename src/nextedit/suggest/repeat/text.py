@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from nextedit.text import common_affixes
+from nextedit.text.lexical import is_plain_word_char
 
 
 def _line_start(text: str, pos: int) -> int:
@@ -54,11 +55,7 @@ def trim_edit(old: str, new: str) -> tuple[int, int, int]:
 
 def glued(text: str, pos: int) -> bool:
     """True when the chars at ``pos-1`` and ``pos`` are both word chars."""
-    return (
-        0 < pos < len(text)
-        and (text[pos - 1].isalnum() or text[pos - 1] == "_")
-        and (text[pos].isalnum() or text[pos] == "_")
-    )
+    return 0 < pos < len(text) and is_plain_word_char(text[pos - 1]) and is_plain_word_char(text[pos])
 
 
 def align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
