@@ -8,7 +8,7 @@ from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
 from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename.suggester import RenameSuggester
-from nextedit.suggest.suggester import Suggester
+from nextedit.suggest.suggester import SuggestContext, Suggester
 from nextedit.text import Position, PositionEncoding, Range
 from tests.helpers.session import Editor, apply_edits_to
 from tests.helpers.suggesters import Fixed
@@ -151,16 +151,22 @@ def test_a_failing_suggester_does_not_sink_the_others():
     assert [s.suggester for s in out] == ["fixed"]
 
 
-def test_acceptance_rate_moves_the_ranking():
-    text = "a = 1\nb = 2\n"
-    good = Candidate("edit", URI, (TextEditCp(4, 5, "7"),), 0.8, "liked", ("x",), "liked:1")
-    bad = Candidate("edit", URI, (TextEditCp(10, 11, "8"),), 0.8, "disliked", ("x",), "disliked:1")
-    engine = SuggestionEngine([Fixed("s", [bad, good])], ranker=Ranker.untrained())
-    engine.acceptance = lambda name: {"liked": 0.9, "disliked": 0.1}.get(name)
+def test_the_feedback_counts_reach_the_ranking_context():
+    """The engine hands the feedback log's counts to the ranker (its online
+    adjustment is tested in test_ranker.py; the untrained ranker ignores them)."""
+    seen = []
+
+    class Recording(Fixed):
+        def propose(self, context: SuggestContext):
+            seen.append(dict(context.feedback))
+            return super().propose(context)
+
+    engine = SuggestionEngine([Recording("s", [candidate([(4, 5, "7")])])], ranker=Ranker.untrained())
+    engine.feedback_counts = {"liked": (18, 20), "disliked": (2, 20)}
     session = Session("t", engine=engine)
-    session.did_open(URI, "python", 1, text)
-    out = session.suggest(URI, 1, Position(0, 0))
-    assert [s.suggester for s in out] == ["liked", "disliked"]
+    session.did_open(URI, "python", 1, "a = 1\nb = 2\n")
+    assert session.suggest(URI, 1, Position(0, 0))
+    assert seen == [{"liked": (18, 20), "disliked": (2, 20)}]
 
 
 def test_silence_without_history():

@@ -189,7 +189,6 @@ class BeforeBinding:
     defined_here: bool  # defined in this file (not by an import)
     at_definition: bool  # the developer renamed it where it is defined
     imported: bool  # an import defines it
-    parameter: bool  # a parameter defines it
 
 
 def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int) -> BeforeBinding | None:
@@ -223,7 +222,6 @@ def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int)
         defined_here=any(not kind.endswith("import") for _, kind in definitions),
         at_definition=any(s == anchor_start and not kind.endswith("import") for s, kind in definitions),
         imported=any(kind.endswith("import") for _, kind in definitions),
-        parameter=any("parameter" in kind for _, kind in definitions),
     )
 
 

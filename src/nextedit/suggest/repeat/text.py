@@ -20,10 +20,6 @@ from nextedit.text import common_affixes
 from nextedit.text.lexical import is_plain_word_char
 
 
-def _line_start(text: str, pos: int) -> int:
-    return text.rfind("\n", 0, pos) + 1
-
-
 def lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
     """Start of the line ``n`` lines above ``pos`` (never searching below ``floor``)."""
     floor = max(0, floor)

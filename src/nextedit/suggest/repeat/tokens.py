@@ -44,11 +44,6 @@ class Tok:
     start: int
     end: int
 
-    @property
-    def abstractable(self) -> bool:
-        """Identifiers, numbers and strings may become holes of a pattern."""
-        return self.kind in (IDENT, NUMBER, STRING)
-
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """Tokens of ``text[start:end]`` with offsets into ``text``."""
