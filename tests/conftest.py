@@ -9,6 +9,7 @@ is ``python -m pytest -m "not e2e"``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Engines run strict in the tests, in this process and in every agent it starts:
+# an exception in a suggester fails the test instead of becoming silence.
+os.environ["NEXTEDIT_STRICT"] = "1"
 
 from tests.helpers.rpc import SCHEMA_PATH, TIMEOUT, RpcProcess, SchemaChecker
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from nextedit.session import Session
 from nextedit.suggest import filters
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
@@ -29,8 +31,8 @@ def candidate(edits, *, kind="edit", score=0.9, fingerprint="fixed:1", uri=URI, 
     )
 
 
-def session_with(text: str, suggesters: list[Suggester], kinds=SuggestionKinds()) -> Session:
-    session = Session("t", kinds=kinds, engine=SuggestionEngine(suggesters, ranker=Ranker.untrained()))
+def session_with(text: str, suggesters: list[Suggester], kinds=SuggestionKinds(), *, strict=None) -> Session:
+    session = Session("t", kinds=kinds, engine=SuggestionEngine(suggesters, ranker=Ranker.untrained(), strict=strict))
     session.did_open(URI, "python", 1, text)
     return session
 
@@ -147,8 +149,12 @@ def test_a_failing_suggester_does_not_sink_the_others():
         def propose(self, context):
             raise RuntimeError("boom")
 
-    out = ask(session_with("a = 1\n", [Boom(), Fixed("fixed", [candidate([(4, 5, "2")])])]))
+    suggesters = [Boom(), Fixed("fixed", [candidate([(4, 5, "2")])])]
+    out = ask(session_with("a = 1\n", suggesters, strict=False))  # as shipped
     assert [s.suggester for s in out] == ["fixed"]
+    # the test suite runs engines strict ($NEXTEDIT_STRICT=1): a suggester's bug fails the test
+    with pytest.raises(RuntimeError, match="boom"):
+        ask(session_with("a = 1\n", suggesters))
 
 
 def test_the_feedback_counts_reach_the_ranking_context():

@@ -132,11 +132,7 @@ class SignatureSuggester:
         for edit in reversed(context.edits[-_LOOKBACK:]):
             if context.cancelled():
                 return SilenceReason.CANCELLED
-            try:
-                result = self._for_edit(context, edit)
-            except Exception:  # noqa: BLE001 - evidence parsing must never sink the request
-                log.exception("signature: failed")
-                return SilenceReason.NO_EVIDENCE
+            result = self._for_edit(context, edit)
             if result is not None:
                 return result
         return SilenceReason.NO_EVIDENCE

@@ -18,7 +18,7 @@ import functools
 import logging
 from collections.abc import Sequence
 
-from tree_sitter import Node
+from tree_sitter import Node, QueryError
 
 from nextedit.suggest.model import TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import in_import, is_definition_name
@@ -167,10 +167,7 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
         """The cp span of the function holding ``cp`` (byte offsets of node
         boundaries convert exactly, and in order: compare cps, not bytes)."""
         b = document.byte_offset_at(cp)
-        try:
-            node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
-        except Exception:  # noqa: BLE001
-            return None
+        node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
         if node is None:
             return None
         return document.cp_offset_at_byte(node.start_byte), document.cp_offset_at_byte(node.end_byte)
@@ -267,8 +264,8 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
             continue
         try:
             ranges = scopes.binding_occurrences(other.syntax, source, start_b)
-        except Exception:  # noqa: BLE001
-            log.exception("binding_occurrences failed")
+        except QueryError:  # another document's grammar whose queries do not compile
+            log.exception("binding_occurrences failed in %s", other.uri)
             return ()
         if not ranges:
             continue

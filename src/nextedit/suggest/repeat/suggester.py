@@ -82,21 +82,16 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    past = _past_edits(edits)
-    try:
-        proposals = synthesize(
-            context.text,
-            past,
-            context.cursor_cp,
-            max_sources=_SOURCES,
-            max_examples=_HISTORY,
-            max_proposals=_PROPOSALS,
-            cancelled=context.cancelled,
-            category=categorizer(context),
-        )
-    except Exception:  # never cost the other suggesters
-        log.exception("repeat synthesis failed for %s", context.uri)
-        proposals = []
+    proposals = synthesize(
+        context.text,
+        _past_edits(edits),
+        context.cursor_cp,
+        max_sources=_SOURCES,
+        max_examples=_HISTORY,
+        max_proposals=_PROPOSALS,
+        cancelled=context.cancelled,
+        category=categorizer(context),
+    )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -112,11 +107,8 @@ def categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str 
     document = context.document
 
     def category(start: int, end: int) -> tuple[str, str | None] | None:
-        try:
-            bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
-            node = enclosing_node(tree, bs, be, stale=True)
-        except Exception:  # noqa: BLE001 - a stale tree must not cost the suggestion
-            return None
+        bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
+        node = enclosing_node(tree, bs, be, stale=True)
         while node is not None and node.start_byte == bs and node.end_byte == be:
             node = node.parent  # the span itself: its context is above it
         types: list[str] = []
