@@ -119,7 +119,10 @@ class ModelServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="model-server", daemon=True)
+        # a short poll: close() (shutdown) waits for the serving loop's next poll
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="model-server", daemon=True
+        )
         self._thread.start()
 
     @property

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
 BIG_URI = "file:///w/big.py"
 SMALL_URI = "file:///w/small.py"

@@ -1,7 +1,7 @@
 """`nextedit acp` over real pipes: negotiation, sessions, versions, bad input, cancellation.
 
 Every message the agent writes is validated against the ACP schema by the
-``acp`` fixture (see conftest.py), which also asserts at teardown that every
+``acp`` fixture (see conftest.py, tests/helpers/rpc.py), which also asserts at teardown that every
 request was answered exactly once and that EOF ends the process with 0.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
 URI = "file:///w/main.py"
 TEXT = "a😀b = 1\n漢字 = a😀b + 2\nprint(a😀b)\n"
@@ -404,7 +404,7 @@ def test_eof_exits_cleanly(acp: RpcProcess) -> None:
 @pytest.mark.parametrize("how", ["unwritable --state-dir", "read-only home"])
 def test_an_unusable_state_dir_costs_one_line_and_no_feature(tmp_path: Path, schema_checker: Any, how: str) -> None:
     """The feedback log cannot be created: one line on stderr, and everything else works."""
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
     blocker = tmp_path / "a-file"  # a regular file: nothing can be created under it, not even by root
     blocker.write_text("not a directory")

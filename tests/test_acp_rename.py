@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
 OLD, NEW = "total", "amount"
 

@@ -74,6 +74,7 @@ def agent_log(tmp_path: Path) -> list[dict]:
     return [json.loads(x) for x in (tmp_path / "agent.log").read_text().splitlines()]
 
 
+@pytest.mark.e2e
 def test_replay_over_stdio_scores_and_rejects(tmp_path: Path) -> None:
     script = [
         # query 1: the right edit at the next call site (utf-16 positions)
@@ -114,6 +115,7 @@ def test_replay_over_stdio_scores_and_rejects(tmp_path: Path) -> None:
     assert all(s["sessionId"].startswith("fake-") and s["triggerKind"] == "automatic" for s in suggests)
 
 
+@pytest.mark.e2e
 def test_positions_are_converted_to_the_negotiated_encoding(tmp_path: Path) -> None:
     """The client advertises utf-8; the trace is utf-16: every wire position is converted."""
     text = "x = '😀'; f(1)\n"
@@ -147,6 +149,7 @@ def test_positions_are_converted_to_the_negotiated_encoding(tmp_path: Path) -> N
     assert suggest["params"]["position"] == {"line": 0, "character": 18}
 
 
+@pytest.mark.e2e
 def test_a_dying_agent_fails_its_session_and_is_restarted(tmp_path: Path) -> None:
     replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, None, "--crash-after", "2")))
     with replayer:
@@ -185,6 +188,7 @@ def test_in_process_transport_contract(tmp_path: Path) -> None:
     assert [m["method"] for m in agent.seen][-1] == "nes/close"
 
 
+@pytest.mark.e2e
 def test_cli_bench_on_the_bundled_sample(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "m.json"
     explain = tmp_path / "explain.jsonl"
@@ -224,6 +228,7 @@ def _real_agent_available() -> bool:
         return False
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not _real_agent_available(), reason="`nextedit acp` not built yet")
 def test_real_agent_replays_the_sample_over_stdio() -> None:
     sessions = load_sample()[:4]
@@ -257,6 +262,7 @@ def replay_script(tmp_path: Path, script: list, session: Session | None = None):
     return res, msgs
 
 
+@pytest.mark.e2e
 def test_a_jump_is_followed_at_its_position_and_kept_when_the_follow_up_is_right(tmp_path: Path) -> None:
     res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2, EDIT_LINE_2], [EDIT_LINE_2]])
     (q,) = res.queries
@@ -285,6 +291,7 @@ def rejected_ids(msgs: list[dict]) -> list[str]:
     return [r["id"] for r in rejects]
 
 
+@pytest.mark.e2e
 def test_a_jump_whose_follow_up_is_wrong_is_wrong_and_both_are_rejected(tmp_path: Path) -> None:
     res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2], [WRONG_EDIT_LINE_2]])
     (q,) = res.queries
@@ -297,6 +304,7 @@ def test_a_jump_whose_follow_up_is_wrong_is_wrong_and_both_are_rejected(tmp_path
     assert (m["jumps"], m["jumps_landed"], m["jumps_correct"], m["correct"]) == (1, 1, 0, 0)
 
 
+@pytest.mark.e2e
 def test_a_jump_followed_by_silence_or_a_second_jump_is_wrong(tmp_path: Path) -> None:
     res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_2], []])
     (q,) = res.queries
@@ -312,6 +320,7 @@ def test_a_jump_followed_by_silence_or_a_second_jump_is_wrong(tmp_path: Path) ->
     assert rejected_ids(msgs) == [q.followup.suggestion["id"], q.suggestion["id"]]
 
 
+@pytest.mark.e2e
 def test_a_jump_off_the_expected_lines_is_wrong_even_if_its_follow_up_is_right(tmp_path: Path) -> None:
     res, msgs = replay_script(tmp_path, [[JUMP_TO_LINE_0], [EDIT_LINE_2]])
     (q,) = res.queries
@@ -322,6 +331,7 @@ def test_a_jump_off_the_expected_lines_is_wrong_even_if_its_follow_up_is_right(t
     assert (m["jumps"], m["jumps_landed"], m["jumps_correct"]) == (1, 0, 0)
 
 
+@pytest.mark.e2e
 def test_a_jump_to_a_document_that_is_not_open_is_not_followed(tmp_path: Path) -> None:
     elsewhere = dict(JUMP_TO_LINE_2, uri="file:///w/other.py")
     res, msgs = replay_script(tmp_path, [[elsewhere]])
@@ -332,6 +342,7 @@ def test_a_jump_to_a_document_that_is_not_open_is_not_followed(tmp_path: Path) -
 
 
 # -- sessions -------------------------------------------------------------------------------------
+@pytest.mark.e2e
 def test_each_trace_session_gets_its_own_nes_start(tmp_path: Path) -> None:
     script = [[WRONG_EDIT_LINE_2]]
     replayer = Replayer(lambda: SubprocessTransport(fake_cmd(tmp_path, script)))

@@ -7,7 +7,9 @@ from nextedit.suggest.engine import SuggestionEngine
 from nextedit.suggest.model import Candidate, SuggestionKinds, TextEditCp
 from nextedit.suggest.rank import Ranker
 from nextedit.text import Position, Range, TextChange
-from tests.test_engine import URI, Fixed
+from tests.helpers.suggesters import Fixed
+
+URI = "file:///w/a.py"
 
 
 def _session(text: str, candidates) -> Session:

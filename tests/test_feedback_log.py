@@ -28,7 +28,7 @@ from nextedit.suggest.rank import Ranker
 from nextedit.text import Position, Range, TextChange
 
 if TYPE_CHECKING:
-    from tests.conftest import RpcProcess
+    from tests.helpers.rpc import RpcProcess
 
 URI = "file:///a.py"
 
@@ -330,6 +330,7 @@ def run_feedback(state_dir: Path, *extra: str) -> str:
     return done.stdout
 
 
+@pytest.mark.e2e
 def test_feedback_command(state_dir: Path) -> None:
     assert "no feedback" in run_feedback(state_dir)
     with FeedbackLog(state_dir / FEEDBACK_FILE) as log:

@@ -7,7 +7,7 @@ import pytest
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.suggest.signature import split_parameters
 from nextedit.text import PositionEncoding
-from tests.nes_helpers import Editor, apply_edits_to
+from tests.helpers.session import Editor, apply_edits_to
 
 ENC = PositionEncoding.UTF16
 JUMP = SuggestionKinds(jump=True)

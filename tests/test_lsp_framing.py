@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nextedit.lsp.framing import FrameReader
-from tests.conftest import RpcProcess
+from tests.helpers.rpc import RpcProcess
 
 URI = "file:///project/a.py"
 
@@ -140,6 +140,7 @@ def test_json_that_is_not_a_message_is_an_invalid_request(lsp: RpcProcess, data:
     assert_answered(lsp, 113)
 
 
+@pytest.mark.e2e
 def test_input_ending_mid_body_ends_the_server_quietly(state_dir: Path) -> None:
     process = RpcProcess([sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(state_dir)], framing="lsp")
     process.send_raw(b"Content-Length: 500\r\n\r\n{")

@@ -1,8 +1,8 @@
 """`nextedit lsp` answers every request, whatever arrives: raw LSP frames, no client library.
 
 pygls drops a request whose typed params do not parse (the client would wait
-forever); the bridge answers it ``-32602`` and reads on. The conftest's
-:class:`RpcProcess` checks that every request got exactly one answer.
+forever); the bridge answers it ``-32602`` and reads on. The fixture's
+:class:`~tests.helpers.rpc.RpcProcess` checks that every request got exactly one answer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import RpcProcess
+from tests.helpers.rpc import RpcProcess
 
 URI = "file:///project/a.py"
 

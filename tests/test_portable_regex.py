@@ -394,6 +394,7 @@ CROSS = settings(
 )
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 @given(BATCH)
 @CROSS
@@ -403,6 +404,7 @@ def test_ecmascript_reads_portable_patterns_alike(batch: list[dict[str, str]]) -
         assert got == {"g": want, "gu": want}, case
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(JAVA is None, reason="java is not installed")
 @given(BATCH)
 @CROSS
@@ -421,6 +423,7 @@ def _java_dir(factory: pytest.TempPathFactory) -> Path:
     return _JAVA_DIR[0]
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_what_is_refused_really_differs_in_ecmascript() -> None:
     """The reasons are real: each of these reads differently in ECMAScript and Python."""

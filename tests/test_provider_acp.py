@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from nextedit.text import Document, Position, PositionEncoding
-from tests.model_server import ModelServer, Reply, region_of, rewrite, zeta_reply
+from tests.model_server import ModelServer, Reply, region_of, rewrite
 
 WORKSPACE = "file:///w"
 URI = "file:///w/greet.py"
@@ -258,10 +258,6 @@ def test_a_newer_version_abandons_the_model_request(acp_factory: Any, model_serv
     acp.notify("document/didChange", {"sessionId": sid, "uri": URI, "version": 3, "contentChanges": [typing]})
     assert acp.wait_for(request_id)["result"] == {"suggestions": []}
     assert model_server.next_disconnect() == "/v1/completions"
-
-
-def prompt_region_reply(received: Any, region: str) -> str:
-    return zeta_reply(received.prompt, region)
 
 
 @pytest.mark.parametrize(

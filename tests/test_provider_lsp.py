@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from nextedit.text import Document, Position, PositionEncoding
-from tests.conftest import RpcProcess
+from tests.helpers.rpc import RpcProcess
 from tests.model_server import ModelServer, Reply, rewrite
 
 URI = "file:///w/greet.py"

@@ -13,7 +13,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, SuggestionKinds
 from nextedit.suggest.rank import WEIGHTS_ENV, Ranker, feature_vector, online_adjustment
 from nextedit.suggest.ranker_model import Logistic, Trees, load_model, model_from_json
 from nextedit.suggest.suggester import SuggestContext
-from tests.nes_helpers import Editor
+from tests.helpers.session import Editor
 
 URI = "file:///w/a.py"
 

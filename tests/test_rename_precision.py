@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding, Range
-from tests.nes_helpers import Editor, apply_edits_to, apply_suggestion
-from tests.test_rename import check
+from tests.helpers.rename import check
+from tests.helpers.session import Editor, apply_edits_to, apply_suggestion
 
 ENC = PositionEncoding.UTF16
 

@@ -2,57 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pytest
 
-from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.session import Session
-from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
+from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
-from nextedit.suggest.repeat.synthesis import PastEdit, synthesize
-from nextedit.suggest.suggester import SuggestContext
-from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
-
-
-class Editor:
-    """A plain-text editor that keeps the developer's edits in current offsets."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.edits: list[PastEdit] = []
-        self.seq = 0
-
-    def change(self, old: str, new: str, nth: int = 0) -> int:
-        start = -1
-        for _ in range(nth + 1):
-            start = self.text.index(old, start + 1)
-        end = start + len(old)
-        delta = len(new) - len(old)
-        kept = []
-        for e in self.edits:
-            if e.new_end <= start:
-                kept.append(e)
-            elif e.start >= end:
-                kept.append(PastEdit(e.start + delta, e.old, e.new, e.seq))
-        self.seq += 1
-        kept.append(PastEdit(start, old, new, self.seq))
-        self.edits = kept
-        self.text = self.text[:start] + new + self.text[end:]
-        return start + len(new)
-
-    def suggest(self, cursor: int | None = None):
-        cursor = self.edits[-1].new_end if cursor is None and self.edits else (cursor or 0)
-        return synthesize(self.text, self.edits, cursor)
-
-    def first(self, cursor: int | None = None) -> str | None:
-        """The text after applying the first site of the best proposal."""
-        proposals = self.suggest(cursor)
-        if not proposals:
-            return None
-        site = proposals[0].sites[0]
-        return self.text[: site.start] + site.new_text + self.text[site.end :]
-
+from nextedit.text import Position, PositionEncoding, Range, TextChange
+from tests.helpers.repeat import Editor, suggest_context
 
 URI = "file:///w/t.py"
 
@@ -354,43 +310,10 @@ def test_java_assert_equals_argument_order_after_two_examples() -> None:
 # -- the suggester through the engine's context ---------------------------------------
 
 
-@dataclass
-class _State:
-    document: Document
-    language: str | None = None
-    syntax: object = None
-    history: EditHistory = field(default_factory=lambda: EditHistory("file:///t.py"))
-    focus: object = None
-
-    @property
-    def uri(self) -> str:
-        return self.document.uri
-
-
-class _Workspace:
-    def __init__(self, state: _State) -> None:
-        self.state = state
-
-    def get(self, uri: str):
-        return self.state if uri == self.state.uri else None
-
-    def states(self):
-        return [self.state]
-
-
-def _context(ed: Editor, kinds: SuggestionKinds = SuggestionKinds()) -> SuggestContext:
-    uri = "file:///t.py"
-    doc = Document(uri, "python", 7, ed.text)
-    state = _State(doc)
-    edits = tuple(DeveloperEdit(uri, e.seq, 7, e.start, e.old, e.new) for e in ed.edits)
-    request = SuggestRequest(uri, 7, ed.edits[-1].new_end if ed.edits else 0)
-    return SuggestContext(_Workspace(state), request, state, kinds, edits)
-
-
 def test_suggester_yields_one_site_per_candidate() -> None:
     ed = Editor(PY_ASSERT)
     ed.change("self.assertEquals(f(1), 2)", "self.assertEqual(f(1), 2)")
-    result = RepeatEditSuggester().propose(_context(ed))
+    result = RepeatEditSuggester().propose(suggest_context(ed))
     assert isinstance(result, list) and result
     assert all(isinstance(c, Candidate) and c.kind == "edit" and len(c.edits) == 1 for c in result)
     assert result[0].suggester == "repeat"
@@ -402,7 +325,7 @@ def test_suggester_yields_one_site_per_candidate() -> None:
 
 def test_suggester_silent_without_history() -> None:
     ed = Editor(PY_ASSERT)
-    assert RepeatEditSuggester().propose(_context(ed)) == SilenceReason.NO_EVIDENCE
+    assert RepeatEditSuggester().propose(suggest_context(ed)) == SilenceReason.NO_EVIDENCE
 
 
 @pytest.mark.parametrize("cursor_line", [0, 9])

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
 from nextedit.suggest.repeat.search_replace import search_replace_for
+from nextedit.suggest.repeat.suggester import categorizer
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
-from nextedit.syntax import SyntaxTree, enclosing_node
-from test_repeat import Editor  # noqa: E402
+from tests.helpers.repeat import Editor, suggest_context
 
 
 def test_one_megabyte_line_is_never_tokenized_whole() -> None:
@@ -55,24 +52,7 @@ def test_synthesis_stops_when_cancelled() -> None:
     assert synthesize(ed.text, ed.edits, 0, cancelled=lambda: True) == []
 
 
-# -- syntactic context -------------------------------------------------------------------
-
-
-def _categorizer(text: str, language: str = "python"):
-    tree = SyntaxTree.parse(language, text.encode())
-
-    def category(start: int, end: int):
-        bs, be = len(text[:start].encode()), len(text[:end].encode())
-        node = enclosing_node(tree, bs, be)
-        while node is not None and node.start_byte == bs and node.end_byte == be:
-            node = node.parent
-        types = []
-        while node is not None and len(types) < 3:
-            types.append(node.type)
-            node = node.parent
-        return node_category(types) if types else None
-
-    return category
+# -- syntactic context (the repeat suggester's categorizer over a real parse) ---------------
 
 
 PY_PARAMS = """\
@@ -92,7 +72,7 @@ def helper():
 def test_parameter_removed_from_definitions_is_not_removed_from_a_call() -> None:
     ed = Editor(PY_PARAMS)
     ed.change("def test_a(client, app_ctx)", "def test_a(client)")
-    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    proposals = synthesize(ed.text, ed.edits, 0, category=categorizer(suggest_context(ed, syntax=True)))
     # the other definition may be suggested, the call never
     for proposal in proposals:
         for site in proposal.sites:
@@ -103,7 +83,7 @@ def test_identifier_substitution_crosses_parameters_and_arguments() -> None:
     text = "def f(old_tmpdir, old_tmpdir_prefix):\n    g(old_tmpdir, old_tmpdir_prefix)\n"
     ed = Editor(text)
     ed.change("old_tmpdir, old_tmpdir_prefix)", "new_tmp_path, new_tmp_path_prefix)")
-    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    proposals = synthesize(ed.text, ed.edits, 0, category=categorizer(suggest_context(ed, syntax=True)))
     assert (
         proposals and "g(" in ed.text[ed.text.rfind("\n", 0, proposals[0].sites[0].start) : proposals[0].sites[0].end]
     )
@@ -113,7 +93,7 @@ def test_code_change_is_not_repeated_inside_a_string() -> None:
     text = 'x = old_api_call(1)\ny = old_api_call(2)\nmsg = "call old_api_call(3) first"\n'
     ed = Editor(text)
     ed.change("x = old_api_call(1)", "x = client.api_call(1)")
-    proposals = synthesize(ed.text, ed.edits, 0, category=_categorizer(ed.text))
+    proposals = synthesize(ed.text, ed.edits, 0, category=categorizer(suggest_context(ed, syntax=True)))
     assert proposals
     assert all("msg" not in ed.text[ed.text.rfind("\n", 0, s.start) : s.end] for p in proposals for s in p.sites)
 

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
 from nextedit.text.portable_regex import is_portable, replace_all, replace_edits
-from test_repeat import Editor, _context  # noqa: E402
+from tests.helpers.repeat import Editor, suggest_context
 
 
 def _apply(text: str, edits) -> str:
@@ -125,8 +121,8 @@ def test_suggester_needs_the_client_capability() -> None:
     ed = Editor(RUST)
     ed.change("MESSAGES.load(Ordering::SeqCst)", "MESSAGES.load(Ordering::Relaxed)")
     ed.change("MESSAGES.store(yes, Ordering::SeqCst)", "MESSAGES.store(yes, Ordering::Relaxed)")
-    assert SearchReplaceSuggester().propose(_context(ed)) == SilenceReason.FILTERED
-    result = SearchReplaceSuggester().propose(_context(ed, SuggestionKinds(search_and_replace=True)))
+    assert SearchReplaceSuggester().propose(suggest_context(ed)) == SilenceReason.FILTERED
+    result = SearchReplaceSuggester().propose(suggest_context(ed, SuggestionKinds(search_and_replace=True)))
     assert isinstance(result, list) and len(result) == 1
     cand = result[0]
     assert cand.kind == "searchAndReplace" and cand.search and cand.replace is not None

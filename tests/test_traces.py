@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,13 @@ RECORDINGS = (
 )
 KEYSTROKES = sorted((SHARED / "keystrokes").glob("*.json.gz")) if SHARED.exists() else []
 
-needs_shared = pytest.mark.skipif(not SHARED.exists(), reason="../shared/traces not present")
+_SHARED_PRESENT = pytest.mark.skipif(not SHARED.exists(), reason="../shared/traces not present")
+
+
+def needs_shared(test: Any) -> Any:
+    """A test that replays the shared recorded traces (whole repositories'
+    sessions, keystroke logs): end-to-end, in the full lane only."""
+    return pytest.mark.e2e(_SHARED_PRESENT(test))
 
 
 @needs_shared

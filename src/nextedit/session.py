@@ -109,7 +109,6 @@ class DocumentState:
     syntax: SyntaxTree | None
     history: EditHistory
     focus: FocusInfo | None = None
-    saved_version: int | None = None
 
     @property
     def uri(self) -> str:
@@ -236,7 +235,6 @@ class SuggestWork:
     uri: str
     version: int
     position: Position
-    selection: Range | None
     trigger_kind: TriggerKind
     diagnostics: tuple[tuple[str, Range, str, str], ...]
     workspace: WorkspaceSnapshot
@@ -282,7 +280,6 @@ class SuggestWork:
             uri=self.uri,
             version=self.version,
             cursor_cp=document.offset_at(self.position, self.encoding),
-            selection_cp=document.range_offsets(self.selection, self.encoding) if self.selection else None,
             trigger_kind=self.trigger_kind,
             diagnostics=tuple(self._diagnostics()),
         )
@@ -421,9 +418,7 @@ class Session:
         self.documents.pop(uri, None)
 
     def did_save(self, uri: str) -> None:
-        state = self.documents.get(uri)
-        if state is not None:
-            state.saved_version = state.document.version
+        """A save changes nothing the engine reads (the text is already mirrored)."""
 
     def did_focus(self, uri: str, version: int, position: Position, visible: Range) -> None:
         state = self.documents.get(uri)
@@ -444,7 +439,6 @@ class Session:
         version: int,
         position: Position,
         *,
-        selection: Range | None = None,
         trigger_kind: str = "automatic",
         diagnostics: Sequence[tuple[str, Range, str, str]] = (),
         cancelled: Callable[[], bool] = lambda: False,
@@ -460,7 +454,6 @@ class Session:
             uri,
             version,
             position,
-            selection=selection,
             trigger_kind=trigger_kind,
             diagnostics=diagnostics,
             model=model,
@@ -475,7 +468,6 @@ class Session:
         version: int,
         position: Position,
         *,
-        selection: Range | None = None,
         trigger_kind: str = "automatic",
         diagnostics: Sequence[tuple[str, Range, str, str]] = (),
         model: bool = True,
@@ -502,7 +494,6 @@ class Session:
             uri=uri,
             version=version,
             position=position,
-            selection=selection,
             trigger_kind=_trigger_kind(trigger_kind),
             diagnostics=tuple(diagnostics),
             workspace=workspace,

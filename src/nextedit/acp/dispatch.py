@@ -135,7 +135,6 @@ def begin_suggest(agent: Agent, job: SuggestJob) -> SuggestWork | None:
             p.uri,
             p.version,
             p.position.from_wire(),
-            selection=p.selection.from_wire() if p.selection else None,
             trigger_kind=p.trigger_kind,
             diagnostics=p.diagnostics(),
         )

@@ -156,7 +156,6 @@ class SessionResult:
     hash_ok: bool | None = None  # None: the session has no end event
     error: str | None = None
     changes: int = 0
-    replay_seconds: float = 0.0
     repository: str = ""  # the source repository (header ``source.repo``, else the trace file's name)
 
 
@@ -241,7 +240,6 @@ class Replayer:
         )
         if self.transport is None:
             self.start()
-        t0 = time.perf_counter()
         try:
             self._replay(session, res)
         except AgentError as exc:
@@ -254,7 +252,6 @@ class Replayer:
         except (ValueError, KeyError, TypeError) as exc:  # a broken trace or answer
             res.error = f"{type(exc).__name__}: {exc}"
             log.error("session %s: %s", session.trace, res.error)
-        res.replay_seconds = time.perf_counter() - t0
         return res
 
     def _convert_pos(self, doc: Document, pos: dict, enc: PositionEncoding) -> dict:

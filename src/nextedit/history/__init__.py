@@ -5,16 +5,12 @@ See :mod:`nextedit.history.edit_history` for the coalescing rules.
 
 from nextedit.history.edit_history import (
     DEFAULT_BOUND,
-    IDENTIFIER_RE,
     DeveloperEdit,
     EditHistory,
-    is_identifier,
 )
 
 __all__ = [
     "DEFAULT_BOUND",
-    "IDENTIFIER_RE",
     "DeveloperEdit",
     "EditHistory",
-    "is_identifier",
 ]

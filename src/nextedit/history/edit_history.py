@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import copy
 import itertools
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nextedit.text.affixes import common_affixes
+from nextedit.text.lexical import is_identifier, is_word_char
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from nextedit.text import AppliedEdit, Document
@@ -50,8 +50,6 @@ __all__ = [
     "DEFAULT_BOUND",
     "DeveloperEdit",
     "EditHistory",
-    "IDENTIFIER_RE",
-    "is_identifier",
 ]
 
 DEFAULT_BOUND = 64
@@ -66,19 +64,6 @@ _DELETED_LIMIT = 512
 # Developer-edit sequence numbers are process-wide, so edits of different
 # documents can be ordered by recency.
 _SEQ = itertools.count(1)
-
-# An identifier token in most languages: a letter/underscore/$ then word chars.
-IDENTIFIER_RE = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
-_WORD_CHAR_RE = re.compile(r"[\w$]")
-
-
-def is_identifier(text: str | None) -> bool:
-    """Whether ``text`` is exactly one identifier token (``foo_bar``, ``$el``, ``été``)."""
-    return text is not None and IDENTIFIER_RE.fullmatch(text) is not None
-
-
-def _is_word_char(ch: str) -> bool:
-    return _WORD_CHAR_RE.match(ch) is not None
 
 
 def _trim(start: int, old: str, new: str) -> tuple[int, str, str]:
@@ -294,8 +279,8 @@ class EditHistory:
             and last.old
             and last.new
             and new
-            and not _is_word_char(new[0])
-            and _is_word_char(last.new[-1])
+            and not is_word_char(new[0])
+            and is_word_char(last.new[-1])
         ):
             # `foo`→`bar` then typing `(`: the replacement is finished
             return False
@@ -397,12 +382,12 @@ class EditHistory:
         before = text[lines_start:start] + entry_old + text[end:lines_end]
 
         old_token = new_token = token_start = None
-        if all(_is_word_char(c) for c in entry_new) and all(_is_word_char(c) for c in entry_old):
+        if all(is_word_char(c) for c in entry_new) and all(is_word_char(c) for c in entry_old):
             tok_start = start
-            while tok_start > lines_start and _is_word_char(text[tok_start - 1]):
+            while tok_start > lines_start and is_word_char(text[tok_start - 1]):
                 tok_start -= 1
             tok_end = end
-            while tok_end < lines_end and _is_word_char(text[tok_end]):
+            while tok_end < lines_end and is_word_char(text[tok_end]):
                 tok_end += 1
             new_tok = text[tok_start:tok_end]
             old_tok = text[tok_start:start] + entry_old + text[end:tok_end]

@@ -34,6 +34,7 @@ from lsprotocol import types
 from nextedit.lsp import convert
 from nextedit.session import PlacedEdit, PlacedSuggestion
 from nextedit.text import Document, PositionEncoding
+from nextedit.text.lexical import is_plain_word_char
 
 __all__ = ["ActionContext", "change_label", "code_actions", "describe", "title"]
 
@@ -48,10 +49,6 @@ class ActionContext:
     document_of: Callable[[str], Document | None]
     encoding: PositionEncoding
     document_changes: bool
-
-
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 def _shown(text: str) -> str:
@@ -79,9 +76,9 @@ def change_label(edit: PlacedEdit, document: Document | None, encoding: Position
     start, end = document.range_offsets(edit.range, encoding)
     text = document.text
     low, high = start, end
-    while low > 0 and _is_word(text[low - 1]):
+    while low > 0 and is_plain_word_char(text[low - 1]):
         low -= 1
-    while high < len(text) and _is_word(text[high]):
+    while high < len(text) and is_plain_word_char(text[high]):
         high += 1
     return describe(text[low:high], text[low:start] + edit.new_text + text[end:high])
 

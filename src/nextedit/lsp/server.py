@@ -63,7 +63,7 @@ from nextedit.lsp.protocol import LenientProtocol
 from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
-from nextedit.text import Document, Position, PositionEncoding, Range
+from nextedit.text import Document, Position, PositionEncoding
 
 if TYPE_CHECKING:
     from nextedit.provider.service import ModelProvider
@@ -237,7 +237,6 @@ class NextEditServer(LanguageServer):
         version: int | None,
         position: Position,
         *,
-        selection: Range | None = None,
         trigger_kind: str = "automatic",
     ) -> Flow:
         """The session's suggestions, best first; empty for unknown documents or other versions.
@@ -254,7 +253,7 @@ class NextEditServer(LanguageServer):
             return []
         if version is None:
             version = state.document.version
-        work = session.prepare_suggest(uri, version, position, selection=selection, trigger_kind=trigger_kind)
+        work = session.prepare_suggest(uri, version, position, trigger_kind=trigger_kind)
         if work is None:
             return []
         result = work.compute_engine()
@@ -435,13 +434,11 @@ def code_actions(
     if not _kind_wanted(params.context.only):
         return None
     uri = params.text_document.uri
-    selection = convert.range_from_wire(params.range)
     manual = params.context.trigger_kind == types.CodeActionTriggerKind.Invoked
     answer = yield from ls.suggestions(
         uri,
         None,
-        selection.start,
-        selection=selection if selection.start != selection.end else None,
+        convert.range_from_wire(params.range).start,
         trigger_kind="manual" if manual else "automatic",
     )
     context = actions.ActionContext(uri, ls.document_of, ls.encoding, ls.document_changes_supported())

@@ -6,7 +6,8 @@ Owns :class:`SuggestionEngine` and the registry of suggesters
 1. build a :class:`~nextedit.suggest.suggester.SuggestContext` (request document,
    its history, the client's kinds, the rejected fingerprints);
 2. run every suggester, checking ``cancelled()`` between them (an exception in
-   one is logged and costs only its candidates);
+   one is logged and costs only its candidates; a ``strict`` engine, as the
+   test suite runs it, raises it instead);
 3. drop what must never be offered (:mod:`nextedit.suggest.filters`);
 4. score (:mod:`nextedit.suggest.rank`), abstain below :attr:`threshold`;
 5. fit the client's kinds: ``rename`` / ``searchAndReplace`` become ``edit``
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -41,9 +43,12 @@ from nextedit.suggest.repeat import RepeatEditSuggester, SearchReplaceSuggester
 from nextedit.suggest.signature import SignatureSuggester
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext, Suggester, WorkspaceView
 
-__all__ = ["SUGGESTERS", "SuggestionEngine", "default_suggesters"]
+__all__ = ["STRICT_ENV", "SUGGESTERS", "SuggestionEngine", "default_suggesters"]
 
 log = logging.getLogger(__name__)
+
+# "1": engines built without an explicit ``strict`` raise a suggester's exception
+STRICT_ENV = "NEXTEDIT_STRICT"
 
 # The registry: factories of the suggesters every engine runs, in order.
 # To add one: import its class here and append it (a zero-argument callable
@@ -75,15 +80,16 @@ class SuggestionEngine:
         threshold: float = DEFAULT_MIN_CONFIDENCE,
         max_results: int = 3,
         languages: frozenset[str] | None = None,
-        strict: bool = False,
+        strict: bool | None = None,
         ranker: Ranker | None = None,
     ) -> None:
         self.suggesters: list[Suggester] = list(suggesters) if suggesters is not None else default_suggesters()
         self.threshold = threshold
         self.max_results = max_results
         self.languages = languages
-        # raise a suggester's exception instead of logging it (tests run strict)
-        self.strict = strict
+        # raise a suggester's exception instead of logging it; unset: strict when
+        # $NEXTEDIT_STRICT is 1 (the test suite sets it, so a suggester's bug fails the test)
+        self.strict = strict if strict is not None else os.environ.get(STRICT_ENV) == "1"
         self.ranker = ranker if ranker is not None else Ranker()
         self._promise: _Promise | None = None
         # suggester name -> (accepted, accepted + rejected) from the feedback log (set by the session)

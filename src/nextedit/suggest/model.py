@@ -67,7 +67,6 @@ class SuggestRequest:
     uri: str
     version: int
     cursor_cp: int
-    selection_cp: tuple[int, int] | None = None
     trigger_kind: TriggerKind = TriggerKind.AUTOMATIC
     diagnostics: tuple[Diagnostic, ...] = ()
 

@@ -39,6 +39,7 @@ from tree_sitter import Node
 from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.text.lexical import NAME_RE, WORD_CHAR
 
 __all__ = ["SignatureSuggester", "split_parameters"]
 
@@ -52,7 +53,6 @@ _MEMBER_TYPES = frozenset(
 )
 _SELF = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?self|mut\s+self|self|cls|this)\b")
 _VARIADIC = re.compile(r"^\s*(?:\*|\.\.\.|&rest\b)|\.\.\.\s*\w*\s*$|^\s*/\s*$")
-_NAME = re.compile(r"[^\W\d][\w$]*")
 # how many newest edits may carry the evidence
 _LOOKBACK = 2
 
@@ -116,7 +116,7 @@ def _arity(pieces: list[str] | None) -> tuple[int, int] | None:
 
 
 def _param_name(piece: str) -> str:
-    match = _NAME.search(piece.lstrip("&*").replace("mut ", ""))
+    match = NAME_RE.search(piece.lstrip("&*").replace("mut ", ""))
     return match.group() if match else piece
 
 
@@ -132,11 +132,7 @@ class SignatureSuggester:
         for edit in reversed(context.edits[-_LOOKBACK:]):
             if context.cancelled():
                 return SilenceReason.CANCELLED
-            try:
-                result = self._for_edit(context, edit)
-            except Exception:  # noqa: BLE001 - evidence parsing must never sink the request
-                log.exception("signature: failed")
-                return SilenceReason.NO_EVIDENCE
+            result = self._for_edit(context, edit)
             if result is not None:
                 return result
         return SilenceReason.NO_EVIDENCE
@@ -285,7 +281,10 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     body = definition.child_by_field_name("body")
     if body is None:
         return False
-    pattern = re.compile(rb"(?<![\w$])" + re.escape(names[removed].encode()) + rb"(?![\w$])")
+    word_char = WORD_CHAR.encode()  # bytes: ASCII \w, and $
+    pattern = re.compile(
+        rb"(?<!" + word_char + rb")" + re.escape(names[removed].encode()) + rb"(?!" + word_char + rb")"
+    )
     return pattern.search(source, body.start_byte, body.end_byte) is not None
 
 

@@ -8,12 +8,14 @@ same-name lookup built on it.
 
 Must not know about tree-sitter, LSP/ACP or position encodings: offsets are
 code-point indices into the ``str`` it is given. Whitespace is not a token.
+The pattern is :data:`nextedit.text.lexical.FALLBACK_TOKEN_RE`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Literal, NamedTuple
+
+from nextedit.text.lexical import FALLBACK_TOKEN_RE
 
 __all__ = ["Token", "TokenKind", "tokenize", "word_at", "same_name_occurrences"]
 
@@ -27,25 +29,10 @@ class Token(NamedTuple):
     text: str
 
 
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<comment> //[^\n]* | \#[^\n]* | /\*.*?(?:\*/|\Z) )
-  | (?P<string>
-        \"\"\".*?(?:\"\"\"|\Z) | '''.*?(?:'''|\Z)
-      | "(?:\\.|[^"\\\n])*"? | '(?:\\.|[^'\\\n])*'? | `(?:\\.|[^`\\])*`?
-    )
-  | (?P<number> \d[\w.]* )
-  | (?P<word> [^\W\d][\w$]* | \$[\w$]* )
-  | (?P<punct> [^\s\w] )
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-
 def tokenize(text: str) -> list[Token]:
     """Every non-whitespace token of ``text``, in order, non-overlapping."""
     out: list[Token] = []
-    for m in _TOKEN_RE.finditer(text):
+    for m in FALLBACK_TOKEN_RE.finditer(text):
         kind = m.lastgroup
         if kind is None:  # pragma: no cover - every alternative is named
             continue

@@ -42,7 +42,6 @@ new_end_point``, points being ``(row, byte_column)``) — exactly the fields of
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -50,6 +49,7 @@ import tree_sitter
 
 from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
+from nextedit.text.lexical import KEYWORD_KIND_RE, WORD_BYTES
 
 __all__ = ["SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
 
@@ -198,8 +198,8 @@ class SyntaxTree:
         new_text = source[node.start_byte : new_end]
         if not new_text or b"\n" in new_text or b"\r" in new_text:
             return None
-        if (node.start_byte > 0 and source[node.start_byte - 1] in _WORD_BYTES) or (
-            new_end < len(source) and source[new_end] in _WORD_BYTES
+        if (node.start_byte > 0 and source[node.start_byte - 1] in WORD_BYTES) or (
+            new_end < len(source) and source[new_end] in WORD_BYTES
         ):
             return None  # glued to a neighbouring word: the tokens would change
         old_text = old_source[node.start_byte : node.end_byte]
@@ -303,12 +303,6 @@ def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
     return any_edit
 
 
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$") | frozenset(
-    range(0x80, 0x100)
-)
-_WORD_KIND = re.compile(r"[^\W\d]\w*|\$\w*")
-
-
 def _identifier_leaf(language: str, root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:
     """The identifier leaf of ``root`` holding ``[start, end]`` (ends included)."""
     types = identifier_node_types(language)
@@ -340,7 +334,7 @@ def _keywords(language: str) -> frozenset[bytes]:
             name
             and lang.node_kind_is_visible(kind)
             and not lang.node_kind_is_named(kind)
-            and _WORD_KIND.fullmatch(name)
+            and KEYWORD_KIND_RE.fullmatch(name)
         ):
             out.add(name.encode())
     return frozenset(out)

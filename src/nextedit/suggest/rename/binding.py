@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tree_sitter import Node
+from tree_sitter import Node, QueryError
 
 from nextedit.suggest.model import SilenceReason
 from nextedit.suggest.rename.evidence import RenameEvidence
@@ -62,7 +62,7 @@ def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int
             if node is None or not is_definition_name(node):
                 return SilenceReason.NO_EVIDENCE
         ranges = scopes.binding_occurrences(state.syntax, source, start_b) or []
-    except Exception:  # noqa: BLE001
+    except QueryError:  # a grammar whose scope queries do not compile
         log.exception("rename: resolving the new name failed")
         return SilenceReason.NO_EVIDENCE
     site_bytes = {document.byte_offset_at(s) for s in sites}
@@ -189,7 +189,6 @@ class BeforeBinding:
     defined_here: bool  # defined in this file (not by an import)
     at_definition: bool  # the developer renamed it where it is defined
     imported: bool  # an import defines it
-    parameter: bool  # a parameter defines it
 
 
 def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int) -> BeforeBinding | None:
@@ -204,7 +203,7 @@ def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int)
     anchor_b = before.byte_at(anchor_cp)
     try:
         ranges = scopes.binding_occurrences(tree, before.source, anchor_b)
-    except Exception:  # noqa: BLE001
+    except QueryError:  # a grammar whose scope queries do not compile
         log.exception("binding_occurrences failed")
         return None
     if not ranges:
@@ -223,7 +222,6 @@ def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int)
         defined_here=any(not kind.endswith("import") for _, kind in definitions),
         at_definition=any(s == anchor_start and not kind.endswith("import") for s, kind in definitions),
         imported=any(kind.endswith("import") for _, kind in definitions),
-        parameter=any("parameter" in kind for _, kind in definitions),
     )
 
 

@@ -16,14 +16,14 @@ encodings.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nextedit.history import DeveloperEdit, is_identifier
+from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
+from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, is_identifier
 
 # how many of the newest edits may carry the rename evidence
 _LOOKBACK = 3
@@ -50,9 +50,6 @@ def find_evidence(context: SuggestContext) -> list[RenameEvidence] | None:
         site = min(sites, key=lambda s: abs(s - context.cursor_cp))
         out.append(RenameEvidence(edit, old, new, site, pure))
     return out or None
-
-
-_TOKEN_RE = re.compile(r"[\w$]+|\s+|[^\w\s$]")
 
 
 def identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] | None:
@@ -82,8 +79,8 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
     if edit.old_token is not None or not edit.after_lines or len(edit.after_lines) > 20_000:
         return None
     # a rewritten line or hunk: diff its tokens
-    a = [(m.start(), m.group()) for m in _TOKEN_RE.finditer(edit.before_lines)]
-    b = [(m.start(), m.group()) for m in _TOKEN_RE.finditer(edit.after_lines)]
+    a = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(edit.before_lines)]
+    b = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(edit.after_lines)]
     matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
     pair: tuple[str, str] | None = None
     sites: list[int] = []

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from collections.abc import Sequence
 
-from tree_sitter import Node
+from tree_sitter import Node, QueryError
 
 from nextedit.suggest.model import TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.syntax import get_language
 from nextedit.text import utf8
+from nextedit.text.lexical import WORD_CHAR_RE
 
 log = logging.getLogger(__name__)
 
@@ -167,10 +167,7 @@ def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_c
         """The cp span of the function holding ``cp`` (byte offsets of node
         boundaries convert exactly, and in order: compare cps, not bytes)."""
         b = document.byte_offset_at(cp)
-        try:
-            node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
-        except Exception:  # noqa: BLE001
-            return None
+        node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
         if node is None:
             return None
         return document.cp_offset_at_byte(node.start_byte), document.cp_offset_at_byte(node.end_byte)
@@ -267,8 +264,8 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
             continue
         try:
             ranges = scopes.binding_occurrences(other.syntax, source, start_b)
-        except Exception:  # noqa: BLE001
-            log.exception("binding_occurrences failed")
+        except QueryError:  # another document's grammar whose queries do not compile
+            log.exception("binding_occurrences failed in %s", other.uri)
             return ()
         if not ranges:
             continue
@@ -286,9 +283,6 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-_WORD_CHAR = re.compile(r"[\w$]")
-
-
 def word_starts(text: str, name: str) -> list[int]:
     """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
     the same matches as a regex with ``[\\w$]`` boundaries)."""
@@ -297,7 +291,7 @@ def word_starts(text: str, name: str) -> list[int]:
     pos = text.find(name)
     while pos != -1:
         end = pos + n
-        if not (pos and _WORD_CHAR.match(text, pos - 1)) and not _WORD_CHAR.match(text, end):
+        if not (pos and WORD_CHAR_RE.match(text, pos - 1)) and not WORD_CHAR_RE.match(text, end):
             out.append(pos)
         pos = text.find(name, pos + 1)
     return out

@@ -56,9 +56,6 @@ class EditExample:
     def new_toks(self) -> list[Tok]:
         return self.a_toks[self.p : len(self.a_toks) - self.s]
 
-    def change_key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return tuple(t.text for t in self.old_toks), tuple(t.text for t in self.new_toks)
-
 
 def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     """Widen ``edit`` (already applied to ``text``) to tokens with context.

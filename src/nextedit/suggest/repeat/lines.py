@@ -51,7 +51,6 @@ class LineRule:
     before: tuple[str, ...]
     after: tuple[str, ...]
     example: PastEdit
-    example_start: int  # where the example's lines start in the current text
     # an insertion's context on its other side (the line below an insert-after), stripped
     other_side: str | None = None
 
@@ -119,7 +118,7 @@ def line_rules(text: str, edit: PastEdit) -> list[LineRule]:
     if aligned is not None and aligned[1] == "" and aligned[2]:
         return _insertion_rules(text, edit, aligned[0], aligned[2])
     if aligned is not None:
-        start, old, new = aligned
+        _, old, new = aligned
         before_lines = old.split("\n")[:-1]
         after_lines = new.split("\n")[:-1] if new else []
     else:
@@ -131,7 +130,6 @@ def line_rules(text: str, edit: PastEdit) -> list[LineRule]:
         prefix, suffix = text[ls : edit.start], text[edit.new_end : le]
         before_lines = (prefix + edit.old + suffix).split("\n")
         after_lines = (prefix + edit.new + suffix).split("\n")
-        start = ls
     if not before_lines or len(before_lines) > _MAX_LINES or len(after_lines) > _MAX_LINES:
         return []
     if any(len(line) > _MAX_LINE_CHARS for line in (*before_lines, *after_lines)):
@@ -145,7 +143,7 @@ def line_rules(text: str, edit: PastEdit) -> list[LineRule]:
         return []
     while before and not before[0]:  # leading blank lines are not context
         before = before[1:]
-    return [LineRule("clone", before, after, edit, start)] if before else []
+    return [LineRule("clone", before, after, edit)] if before else []
 
 
 def _insertion_rules(text: str, edit: PastEdit, start: int, new: str) -> list[LineRule]:
@@ -163,15 +161,15 @@ def _insertion_rules(text: str, edit: PastEdit, start: int, new: str) -> list[Li
     ]
     kind: LineKind
     if usable[0] is not None:
-        kind, (line_start, line), other = "insert-after", usable[0], usable[1]
+        kind, (_, line), other = "insert-after", usable[0], usable[1]
     elif usable[1] is not None:
-        kind, (line_start, line), other = "insert-before", usable[1], None
+        kind, (_, line), other = "insert-before", usable[1], None
     else:
         return []
     rel = _relative(inserted, _indent(line))
     if rel is None:
         return []
-    return [LineRule(kind, (line.strip(),), rel, edit, line_start, other[1].strip() if other else None)]
+    return [LineRule(kind, (line.strip(),), rel, edit, other[1].strip() if other else None)]
 
 
 def _neighbour(text: str, pos: int, step: int) -> tuple[int, str] | None:

@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
+from nextedit.text import lexical
 
 _HOLE_PATTERNS = {
-    IDENT: r"[^\W\d]\w*",
-    NUMBER: r"\d[\w.]*",
+    IDENT: lexical.PLAIN_IDENTIFIER,
+    NUMBER: lexical.NUMBER,
     STRING: r"""[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""",
 }
 
@@ -100,11 +101,11 @@ def _render(parts: Sequence[str | int], kinds: Sequence[str]) -> str:
 
 
 def _boundary_left(first: str) -> str:
-    return r"(?<![\w])" if first and (first[0].isalnum() or first[0] == "_") else ""
+    return r"(?<![\w])" if first and lexical.is_plain_word_char(first[0]) else ""
 
 
 def _boundary_right(last: str) -> str:
-    return r"(?![\w])" if last and (last[-1].isalnum() or last[-1] == "_") else ""
+    return r"(?![\w])" if last and lexical.is_plain_word_char(last[-1]) else ""
 
 
 @functools.lru_cache(maxsize=1024)

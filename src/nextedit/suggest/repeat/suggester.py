@@ -38,8 +38,9 @@ from nextedit.suggest.repeat.text import reads_as_prose
 from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
+from nextedit.text.lexical import WORD_RE
 
-__all__ = ["RepeatEditSuggester", "repeat_fingerprint", "repeat_proposals", "rule_features"]
+__all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
 log = logging.getLogger(__name__)
 
@@ -81,28 +82,23 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    past = _past_edits(edits)
-    try:
-        proposals = synthesize(
-            context.text,
-            past,
-            context.cursor_cp,
-            max_sources=_SOURCES,
-            max_examples=_HISTORY,
-            max_proposals=_PROPOSALS,
-            cancelled=context.cancelled,
-            category=_categorizer(context),
-        )
-    except Exception:  # never cost the other suggesters
-        log.exception("repeat synthesis failed for %s", context.uri)
-        proposals = []
+    proposals = synthesize(
+        context.text,
+        _past_edits(edits),
+        context.cursor_cp,
+        max_sources=_SOURCES,
+        max_examples=_HISTORY,
+        max_proposals=_PROPOSALS,
+        cancelled=context.cancelled,
+        category=categorizer(context),
+    )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return proposals
 
 
-def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
+def categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
     """``(start_cp, end_cp) -> (coarse, fine)`` context of a span, from the
     nodes of the request document's syntax tree strictly enclosing it."""
     tree = context.syntax
@@ -111,11 +107,8 @@ def _categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str
     document = context.document
 
     def category(start: int, end: int) -> tuple[str, str | None] | None:
-        try:
-            bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
-            node = enclosing_node(tree, bs, be, stale=True)
-        except Exception:  # noqa: BLE001 - a stale tree must not cost the suggestion
-            return None
+        bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
+        node = enclosing_node(tree, bs, be, stale=True)
         while node is not None and node.start_byte == bs and node.end_byte == be:
             node = node.parent  # the span itself: its context is above it
         types: list[str] = []
@@ -164,7 +157,7 @@ class RepeatEditSuggester:
         candidates: list[Candidate] = []
         candidates.extend(_line_candidates(context, self.name))
         renames = _renamed_pairs(context)
-        category = _categorizer(context) if renames else None
+        category = categorizer(context) if renames else None
         for proposal in proposals:
             rule = proposal.rule
             evidence = evidence_lines(proposal)
@@ -213,21 +206,18 @@ def _renames_an_identifier(
     """Whether replacing ``text[start:end]`` by ``new`` turns one whole
     identifier *of code* into another the way one of ``renames`` does (a
     word in a comment or a string is no binding: it stays a repeat)."""
-    if not renames or (new and not _WORD.fullmatch(new)):
+    if not renames or (new and not WORD_RE.fullmatch(new)):
         return False
     ws = start
-    while ws > 0 and _WORD.match(text, ws - 1):
+    while ws > 0 and WORD_RE.match(text, ws - 1):
         ws -= 1
     we = end
-    while we < len(text) and _WORD.match(text, we):
+    while we < len(text) and WORD_RE.match(text, we):
         we += 1
     if (text[ws:we], text[ws:start] + new + text[end:we]) not in renames:
         return False
     where = category(ws, we) if category is not None else None
     return where is not None and where[0] == "code"
-
-
-_WORD = re.compile(r"[\w$]+")
 
 
 def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:

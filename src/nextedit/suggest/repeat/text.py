@@ -17,10 +17,7 @@ from __future__ import annotations
 import re
 
 from nextedit.text import common_affixes
-
-
-def _line_start(text: str, pos: int) -> int:
-    return text.rfind("\n", 0, pos) + 1
+from nextedit.text.lexical import is_plain_word_char
 
 
 def lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
@@ -54,11 +51,7 @@ def trim_edit(old: str, new: str) -> tuple[int, int, int]:
 
 def glued(text: str, pos: int) -> bool:
     """True when the chars at ``pos-1`` and ``pos`` are both word chars."""
-    return (
-        0 < pos < len(text)
-        and (text[pos - 1].isalnum() or text[pos - 1] == "_")
-        and (text[pos].isalnum() or text[pos] == "_")
-    )
+    return 0 < pos < len(text) and is_plain_word_char(text[pos - 1]) and is_plain_word_char(text[pos])
 
 
 def align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:

@@ -16,13 +16,16 @@ which the synthesizer then judges as prose), multi-character operators
 (``::``, ``->``, ``=>``, ``+=``…) are one token each (context is counted in
 tokens, and ``Ordering::`` must be two tokens, not three), and only
 single-line strings are literals (a hole never spans lines). Callers tokenize
-a bounded window around an edit, never a whole document.
+a bounded window around an edit, never a whole document. The pattern is
+:data:`nextedit.text.lexical.REPEAT_TOKEN_RE` (beside the others, where
+``$`` is a word char and here it is not).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from nextedit.text.lexical import REPEAT_TOKEN_RE
 
 __all__ = ["Tok", "tokenize", "IDENT", "NUMBER", "STRING", "PUNCT"]
 
@@ -30,23 +33,6 @@ IDENT = "ident"
 NUMBER = "number"
 STRING = "string"
 PUNCT = "punct"
-
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<string>
-        [rRbBuUfF]{0,2}"(?:[^"\\\n]|\\.)*"
-      | [rRbBuUfF]{0,2}'(?:[^'\\\n]|\\.)*'
-      | `(?:[^`\\\n]|\\.)*`
-    )
-  | (?P<ident>[^\W\d]\w*)
-  | (?P<number>\d[\w.]*)
-  | (?P<punct>
-        ::|->|=>|==|!=|<=|>=|&&|\|\||\+=|-=|\*=|/=|//|\*\*|<<|>>|\.\.\.|\.\.|:=|\?\?|\?\.
-      | \S
-    )
-    """,
-    re.VERBOSE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +44,12 @@ class Tok:
     start: int
     end: int
 
-    @property
-    def abstractable(self) -> bool:
-        """Identifiers, numbers and strings may become holes of a pattern."""
-        return self.kind in (IDENT, NUMBER, STRING)
-
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """Tokens of ``text[start:end]`` with offsets into ``text``."""
     end = len(text) if end is None else end
     out: list[Tok] = []
-    for m in _TOKEN_RE.finditer(text, start, end):
+    for m in REPEAT_TOKEN_RE.finditer(text, start, end):
         kind = m.lastgroup or PUNCT
         out.append(Tok(kind, m.group(), m.start(), m.end()))
     return out

@@ -12,16 +12,6 @@ from nextedit.session import PlacedSuggestion, Session
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
-MARK_OPEN, MARK_CLOSE = "⟦", "⟧"
-
-
-def split_marked(fixture: str) -> tuple[str, int, str]:
-    """``(text, start_cp, old)`` of a fixture with one ``⟦old⟧`` site."""
-    start = fixture.index(MARK_OPEN)
-    end = fixture.index(MARK_CLOSE)
-    old = fixture[start + 1 : end]
-    return fixture[:start] + old + fixture[end + 1 :], start, old
-
 
 def position(text: str, cp: int, enc: PositionEncoding = PositionEncoding.UTF16) -> Position:
     return Document("x", "", 0, text).position_at(cp, enc)
@@ -89,13 +79,6 @@ class Editor:
     def suggest(self, uri: str, cursor_cp: int, **kwargs) -> list[PlacedSuggestion]:
         doc = self.session.documents[uri].document
         return self.session.suggest(uri, doc.version, doc.position_at(cursor_cp, self.encoding), **kwargs)
-
-    def accept_first(self, uri: str, cursor_cp: int) -> str | None:
-        out = self.suggest(uri, cursor_cp)
-        if not out:
-            return None
-        self.session.accept(out[0].id)
-        return apply_suggestion(self.session, out[0])
 
     def rename_at(self, uri: str, fixture_start: int, old: str, new: str) -> int:
         return self.replace(uri, fixture_start, fixture_start + len(old), new)
