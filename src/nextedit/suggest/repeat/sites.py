@@ -228,8 +228,7 @@ def scan_sites(
     # the developer's own edits, a handful near each other: most matches lie outside their span
     ex_lo = min((xs for xs, _ in exclude), default=0)
     ex_hi = max((xe for _, xe in exclude), default=-1)
-    ex_indent = rule.info.get("indent")
-    reindent = ex_indent is not None and "ind" in rule.regex.groupindex
+    ex_indent: str | None = rule.info.get("indent")
     for m in matches:
         ms, me = m.start(), m.end()
         if (
@@ -243,7 +242,7 @@ def scan_sites(
         except (re.error, IndexError):
             continue
         old = m.group()
-        if reindent:
+        if ex_indent is not None and "ind" in rule.regex.groupindex:
             site_indent = m.group("ind")
             if site_indent != ex_indent:
                 replaced = replaced.replace("\n" + ex_indent, "\n" + site_indent)

@@ -163,10 +163,10 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _MAX_SITES_TWO_EXAMPLES if rule.evidence >= 2 else _MAX_SITES_ONE_EXAMPLE
-            key = (rule.regex.pattern, rule.replacement, rule.info.get("indent"), limit)
-            if key not in scanned:
-                scanned[key] = scan_sites(text, rule, exclude, limit, cancelled, memo)
-            found, complete = scanned[key]
+            scan_key = (rule.regex.pattern, rule.replacement, rule.info.get("indent"), limit)
+            if scan_key not in scanned:
+                scanned[scan_key] = scan_sites(text, rule, exclude, limit, cancelled, memo)
+            found, complete = scanned[scan_key]
             if not found:  # none, or more than the limit
                 continue
             sites = list(found)
