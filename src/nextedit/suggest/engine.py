@@ -295,20 +295,27 @@ def _varied(candidates: list[Candidate], per_rule: int = 2) -> list[Candidate]:
     return first + rest
 
 
+# scores of one rule's sites closer than this are a tie
+_SITE_TIE = 0.002
+
+
 def _sites_in_order(candidates: list[Candidate]) -> list[Candidate]:
-    """Within one rule (same suggester, same evidence) the sites keep the
-    suggester's order — nearest after the cursor first — and the ranker's
-    scores go to them best first: the ranker judges *whether* a rule is worth
-    offering; its hair-thin differences between sites of one rule (site rank,
-    distance) must not make a walk through the sites skip one."""
+    """Within one rule (same suggester, same evidence) whose sites the ranker
+    scores alike (within ``_SITE_TIE``), the sites keep the suggester's order
+    — nearest after the cursor first — and the scores go to them best first,
+    so a walk through the sites does not skip one on a difference of 0.0004.
+    Where the ranker separates sites more than that, its order stands: on the
+    shared traces it is the better one (ordering every rule's sites by the
+    suggester cost 0.008 precision and 0.006 recall in-sample; a tie of
+    0.01 one correct answer in 12,844 queries, 0.002 none)."""
     groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for i, c in enumerate(candidates):
         groups.setdefault((c.suggester, c.evidence), []).append(i)
     out = list(candidates)
     for members in groups.values():
-        if len(members) < 2:
-            continue
         scores = sorted((candidates[i].score for i in members), reverse=True)
+        if len(members) < 2 or scores[0] - scores[-1] > _SITE_TIE:
+            continue
         in_order = sorted(members, key=lambda i: (candidates[i].features.site_rank, -candidates[i].score))
         for i, score in zip(in_order, scores, strict=True):
             out[i] = dataclasses.replace(candidates[i], score=score)
