@@ -65,6 +65,20 @@ class Rule:
         return self.compiled if self.compiled is not None else _compile(self.before, self.hole_kinds)
 
     @property
+    def pattern_key(self) -> object:
+        """What identifies the before pattern, without compiling it."""
+        return self.compiled.pattern if self.compiled is not None else (self.before, self.hole_kinds)
+
+    @property
+    def plain_literal(self) -> str | None:
+        """The before text when the pattern is one literal between the usual
+        word boundaries (:func:`literal_boundaries`); None otherwise (holes,
+        or a regex of its own)."""
+        if self.compiled is not None or self.hole_kinds or len(self.before) != 1 or not isinstance(self.before[0], str):
+            return None
+        return self.before[0]
+
+    @property
     def before_text(self) -> str:
         return _render(self.before, self.hole_kinds)
 
@@ -106,6 +120,12 @@ def _boundary_left(first: str) -> str:
 
 def _boundary_right(last: str) -> str:
     return r"(?![\w])" if last and lexical.is_plain_word_char(last[-1]) else ""
+
+
+def literal_boundaries(literal: str) -> tuple[bool, bool]:
+    """Whether a literal pattern's regex asserts no word character before /
+    after it (what :func:`_compile` writes around it)."""
+    return bool(_boundary_left(literal)), bool(_boundary_right(literal))
 
 
 @functools.lru_cache(maxsize=1024)

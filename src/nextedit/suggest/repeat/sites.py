@@ -20,7 +20,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from nextedit.suggest.repeat.model import Rule, Site
+from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
 from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
 
 # a site region (the lines a match may span) longer than this is skipped
@@ -93,7 +93,7 @@ def _template(replacement: str) -> tuple[str | tuple[str], ...] | None:
     return tuple(pieces)
 
 
-def _expand(m: re.Match[str], replacement: str) -> str:
+def _expand(m: _Match, replacement: str) -> str:
     """What ``m.expand(replacement)`` gives, without re-parsing the template."""
     template = _template(replacement)
     if template is None:
@@ -115,20 +115,21 @@ def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tup
     return ls, le
 
 
-def _matches(text: str, rule: Rule, scan: _Scan):
+def _matches(text: str, rule: Rule, scan: _Scan) -> Iterator[_Match]:
     """The rule's matches, left to right, non-overlapping. The longest literal
     piece of the pattern is located with ``str.find`` (C speed) and the regex
     runs only over the lines around each occurrence: the cost is one scan plus
     the number of occurrences (capped), never a Python loop over the file."""
     anchor = _anchor(rule)
     if anchor is None:
-        for i, m in enumerate(rule.regex.finditer(text)):
+        for i, whole in enumerate(rule.regex.finditer(text)):
             if i >= _MAX_ANCHOR_HITS or scan.stop():
                 scan.complete = False
                 return
-            yield m
+            yield whole
         return
     lit, nl_before, nl_after = anchor
+    plain = rule.plain_literal
     last_end = -1
     last_region = (-1, -1)
     hits = 0
@@ -143,7 +144,12 @@ def _matches(text: str, rule: Rule, scan: _Scan):
             scan.complete = False
         elif region != last_region:
             last_region = region
-            for m in rule.regex.finditer(text, max(region[0], last_end), region[1]):
+            found = (
+                _literal_finditer(text, plain, max(region[0], last_end), region[1])
+                if plain is not None
+                else rule.regex.finditer(text, max(region[0], last_end), region[1])
+            )
+            for m in found:
                 if m.start() < last_end:
                     continue
                 last_end = m.end() if m.end() > m.start() else m.end() + 1
@@ -155,6 +161,57 @@ def _matches(text: str, rule: Rule, scan: _Scan):
             pos = text.find(lit, pos + 1)
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
+class _LiteralMatch:
+    """A match of a literal pattern found with ``str.find``: the part of
+    ``re.Match`` the site search reads."""
+
+    __slots__ = ("_text", "_start", "_end")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._text, self._start, self._end = text, start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def group(self, index: int | str = 0) -> str:
+        if index != 0:
+            raise IndexError("no such group")
+        return self._text[self._start : self._end]
+
+    def expand(self, template: str) -> str:
+        return re.compile(re.escape(self.group())).match(self.group()).expand(template)  # type: ignore[union-attr]
+
+
+# a regex match, or a literal one found without a regex
+_Match = re.Match[str] | _LiteralMatch
+
+
+def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterator[_LiteralMatch]:
+    """What ``_compile((literal,), ()).finditer(text, pos, endpos)`` yields,
+    without compiling a regex (almost every one-example rule is a literal, and
+    compiling is most of its cost): occurrences left to right, not
+    overlapping, with the same word-boundary assertions — the one before
+    looks behind ``pos``, the one after treats ``endpos`` as the end."""
+    left, right = literal_boundaries(literal)
+    n = len(literal)
+    q = text.find(literal, pos, endpos)
+    while q >= 0:
+        end = q + n
+        if (not left or q == 0 or not _WORD_CHAR.match(text, q - 1)) and (
+            not right or end == endpos or not _WORD_CHAR.match(text, end)
+        ):
+            yield _LiteralMatch(text, q, end)
+            q = text.find(literal, end, endpos)
+        else:
+            q = text.find(literal, q + 1, endpos)
+
+
 class MatchMemo:
     """The matches of the before patterns searched in one text, shared by the
     rules that have the same pattern (after a burst of similar edits, many
@@ -164,10 +221,10 @@ class MatchMemo:
     def __init__(self, text: str, cancelled: Callable[[], bool] | None = None) -> None:
         self.text = text
         self.cancelled = cancelled
-        self._found: dict[tuple[str, object], _Found] = {}
+        self._found: dict[tuple[object, object], _Found] = {}
 
     def matches(self, rule: Rule) -> _Found:
-        key = (rule.regex.pattern, _anchor(rule))
+        key = (rule.pattern_key, _anchor(rule))
         found = self._found.get(key)
         if found is None:
             found = self._found[key] = _Found(self.text, rule, self.cancelled)
@@ -182,10 +239,10 @@ class _Found:
     def __init__(self, text: str, rule: Rule, cancelled: Callable[[], bool] | None) -> None:
         self._scan = _Scan(cancelled)
         self._rest = _matches(text, rule, self._scan)
-        self._seen: list[re.Match[str]] = []
+        self._seen: list[_Match] = []
         self._done = False
 
-    def __iter__(self) -> Iterator[re.Match[str]]:
+    def __iter__(self) -> Iterator[_Match]:
         i = 0
         while True:
             if i == len(self._seen):

@@ -145,7 +145,7 @@ def synthesize(
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
-    scanned: dict[tuple[str, str, object, int], tuple[list[Site] | None, bool]] = {}
+    scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
     memo = MatchMemo(text, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
@@ -163,7 +163,7 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _MAX_SITES_TWO_EXAMPLES if rule.evidence >= 2 else _MAX_SITES_ONE_EXAMPLE
-            scan_key = (rule.regex.pattern, rule.replacement, rule.info.get("indent"), limit)
+            scan_key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
             if scan_key not in scanned:
                 scanned[scan_key] = scan_sites(text, rule, exclude, limit, cancelled, memo)
             found, complete = scanned[scan_key]
