@@ -192,6 +192,11 @@ class _LiteralMatch:
 _Match = re.Match[str] | _LiteralMatch
 
 
+def literal_matches(text: str, literal: str) -> Iterator[_LiteralMatch]:
+    """Where ``literal`` matches in ``text`` as a literal rule's pattern does."""
+    return _literal_finditer(text, literal, 0, len(text))
+
+
 def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterator[_LiteralMatch]:
     """What ``_compile((literal,), ()).finditer(text, pos, endpos)`` yields,
     without compiling a regex (almost every one-example rule is a literal, and
