@@ -22,8 +22,8 @@ def _edited(functions: int, edited: list[int], old: str, new: str) -> tuple[str,
 
 
 def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(synthesis, "_inside_too_many", lambda rule, limit, too_many: False)
-    monkeypatch.setattr(synthesis, "_scan_longest_literals", lambda *args: None)
+    monkeypatch.setattr(synthesis._Search, "inside_too_many", lambda self, rule, limit: False)
+    monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, rules: None)
 
 
 @pytest.mark.parametrize(

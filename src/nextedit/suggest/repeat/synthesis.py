@@ -146,10 +146,7 @@ def synthesize(
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
-    scanned: _ScanTable = {}
-    memo = MatchMemo(text, cancelled)
-    # literal before-texts with more sites than their limit, by limit
-    too_many: dict[int, list[str]] = {}
+    search = _Search(text, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
@@ -161,7 +158,7 @@ def synthesize(
         specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
         ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
         if not (max_proposals == 1 and age):
-            _scan_longest_literals(ordered, text, exclude, cancelled, memo, scanned, too_many)
+            search.longest_literals_first(ordered)
         for rule in ordered:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
@@ -169,9 +166,9 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _limit(rule)
-            if _inside_too_many(rule, limit, too_many):
+            if search.inside_too_many(rule, limit):
                 continue
-            found, complete = _scan(rule, limit, text, exclude, cancelled, memo, scanned, too_many)
+            found, complete = search.sites(rule, limit)
             if not found:  # none, or more than the limit
                 continue
             sites = list(found)
@@ -200,65 +197,56 @@ def _limit(rule: Rule) -> int:
     return _MAX_SITES_TWO_EXAMPLES if rule.evidence >= 2 else _MAX_SITES_ONE_EXAMPLE
 
 
-_ScanTable = dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]]
+class _Search:
+    """One request's site searches: each (pattern, replacement) scanned once,
+    each pattern's matches found once (:class:`MatchMemo`), and the literal
+    before-texts found at more sites than their limit."""
 
+    def __init__(self, text: str, exclude: Sequence[tuple[int, int]], cancelled: Callable[[], bool] | None) -> None:
+        self.text = text
+        self.exclude = exclude
+        self.cancelled = cancelled
+        self.memo = MatchMemo(text, cancelled)
+        self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
+        self.too_many: dict[int, list[str]] = {}  # by limit
 
-def _scan(
-    rule: Rule,
-    limit: int,
-    text: str,
-    exclude: Sequence[tuple[int, int]],
-    cancelled: Callable[[], bool] | None,
-    memo: MatchMemo,
-    scanned: _ScanTable,
-    too_many: dict[int, list[str]],
-) -> tuple[list[Site] | None, bool]:
-    """The rule's sites (None: more than ``limit``), each pattern searched once per request."""
-    key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
-    if key not in scanned:
-        scanned[key] = found = scan_sites(text, rule, exclude, limit, cancelled, memo)
+    def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
+        """The rule's sites (None: more than ``limit``) and whether the search was complete."""
+        key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
+        if key not in self.scanned:
+            self.scanned[key] = found = scan_sites(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+            literal = rule.plain_literal
+            if found[0] is None and literal is not None:
+                self.too_many.setdefault(limit, []).append(literal)
+        return self.scanned[key]
+
+    def longest_literals_first(self, rules: Sequence[Rule]) -> None:
+        """Search a source's longest literal rule of each limit first: when
+        even it has too many sites, so has every literal rule inside it
+        (:meth:`inside_too_many`), and those need no search. After the same
+        small edit in many places, most of a request's rules are such
+        literals with the same verdict; this finds it once per source."""
+        longest: dict[int, tuple[int, Rule]] = {}
+        for rule in rules:
+            literal = rule.plain_literal
+            limit = _limit(rule)
+            if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
+                longest[limit] = (len(literal), rule)
+        for limit, (_, rule) in longest.items():
+            if not self.inside_too_many(rule, limit):
+                self.sites(rule, limit)
+
+    def inside_too_many(self, rule: Rule, limit: int) -> bool:
+        """``rule`` is a literal standing, with its word boundaries, inside a
+        literal found at more than ``limit`` sites: each of those sites holds
+        one of its matches, so it has more than ``limit`` too."""
         literal = rule.plain_literal
-        if found[0] is None and literal is not None:
-            too_many.setdefault(limit, []).append(literal)
-    return scanned[key]
-
-
-def _scan_longest_literals(
-    rules: Sequence[Rule],
-    text: str,
-    exclude: Sequence[tuple[int, int]],
-    cancelled: Callable[[], bool] | None,
-    memo: MatchMemo,
-    scanned: _ScanTable,
-    too_many: dict[int, list[str]],
-) -> None:
-    """Search a source's longest literal rule of each limit first: when even
-    it has too many sites, so has every literal rule inside it
-    (:func:`_inside_too_many`), and those need no search. After the same
-    small edit in many places, most of a request's rules are such literals
-    with the same verdict; this finds it once per source."""
-    longest: dict[int, tuple[int, Rule]] = {}
-    for rule in rules:
-        literal = rule.plain_literal
-        limit = _limit(rule)
-        if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
-            longest[limit] = (len(literal), rule)
-    for limit, (_, rule) in longest.items():
-        if not _inside_too_many(rule, limit, too_many):
-            _scan(rule, limit, text, exclude, cancelled, memo, scanned, too_many)
-
-
-def _inside_too_many(rule: Rule, limit: int, too_many: dict[int, list[str]]) -> bool:
-    """``rule`` is a literal standing, with its word boundaries, inside a
-    literal found at more than ``limit`` sites: each of those sites holds one
-    of its matches, so it has more than ``limit`` too."""
-    literal = rule.plain_literal
-    if literal is None:
-        return False
-    return any(
-        literal in longer and next(literal_matches(longer, literal), None) is not None
-        for longer in too_many.get(limit, ())
-    )
+        if literal is None:
+            return False
+        return any(
+            literal in longer and next(literal_matches(longer, literal), None) is not None
+            for longer in self.too_many.get(limit, ())
+        )
 
 
 def _top_down(edits: Sequence[PastEdit]) -> bool:
