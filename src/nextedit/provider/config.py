@@ -43,13 +43,10 @@ from nextedit.provider.defaults import (
     PROVIDER_ID,
 )
 
+# the names and defaults are nextedit.provider.defaults'; API_TYPES and PROVIDER_ID are
+# re-exported only because nextedit.acp.dispatch still imports them from here
 __all__ = [
-    "API_KEY_ENV",
     "API_TYPES",
-    "DEFAULT_BUDGET_MS",
-    "DEFAULT_FORMAT",
-    "DEFAULT_REGION_TOKENS",
-    "FORMATS",
     "PROVIDER_ID",
     "ProviderConfig",
     "ProviderConfigError",
