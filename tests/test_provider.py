@@ -15,14 +15,8 @@ from hypothesis import strategies as st
 
 from nextedit.history import EditHistory
 from nextedit.provider.client import ProviderCancelled, ProviderError, ProviderTimeout, complete, parse_reply
-from nextedit.provider.config import (
-    API_KEY_ENV,
-    DEFAULT_BUDGET_MS,
-    ProviderConfig,
-    ProviderConfigError,
-    check_base_url,
-    check_headers,
-)
+from nextedit.provider.config import ProviderConfig, ProviderConfigError, check_base_url, check_headers
+from nextedit.provider.defaults import API_KEY_ENV, DEFAULT_BUDGET_MS
 from nextedit.provider.excerpt import EditEvent, edit_events, excerpt_around, path_of
 from nextedit.provider.prompt import PromptInput, ReplyError, prompt_format
 from nextedit.provider.region_diff import region_edits, similarity

@@ -232,13 +232,20 @@ def test_a_slow_model_costs_its_budget_then_silence(acp_factory: Any, model_serv
     assert "WARNING" in line and "within 150 ms" in line
 
 
-def test_cancel_request_abandons_the_model_request(acp_factory: Any, model_server: ModelServer) -> None:
+def start_held_suggest(acp_factory: Any, model_server: ModelServer) -> tuple[Any, str, int, Position, Any]:
+    """An agent whose model holds its answer, and a ``nes/suggest`` the agent is waiting on the model for:
+    ``(acp, sid, version, cursor, request_id)``."""
     model_server.script(Reply("never", hold=True))
     acp = start_agent(acp_factory, "--provider-url", model_server.url, "--provider-budget-ms", "60000")
     sid = acp.start_session(WORKSPACE)
     version, cursor = open_and_type(acp, sid)
     request_id = acp.request("nes/suggest", suggest_params(sid, version, cursor))
     model_server.next_request()  # the agent is waiting for the model now
+    return acp, sid, version, cursor, request_id
+
+
+def test_cancel_request_abandons_the_model_request(acp_factory: Any, model_server: ModelServer) -> None:
+    acp, sid, version, cursor, request_id = start_held_suggest(acp_factory, model_server)
     acp.notify("$/cancel_request", {"requestId": request_id})
     assert acp.wait_for(request_id)["error"]["code"] == -32800
     assert model_server.next_disconnect() == "/v1/completions"
@@ -248,12 +255,7 @@ def test_cancel_request_abandons_the_model_request(acp_factory: Any, model_serve
 
 
 def test_a_newer_version_abandons_the_model_request(acp_factory: Any, model_server: ModelServer) -> None:
-    model_server.script(Reply("never", hold=True))
-    acp = start_agent(acp_factory, "--provider-url", model_server.url, "--provider-budget-ms", "60000")
-    sid = acp.start_session(WORKSPACE)
-    version, cursor = open_and_type(acp, sid)
-    request_id = acp.request("nes/suggest", suggest_params(sid, version, cursor))
-    model_server.next_request()
+    acp, sid, _version, cursor, request_id = start_held_suggest(acp_factory, model_server)
     typing = {"range": {"start": _wire(cursor), "end": _wire(cursor)}, "text": "!"}
     acp.notify("document/didChange", {"sessionId": sid, "uri": URI, "version": 3, "contentChanges": [typing]})
     assert acp.wait_for(request_id)["result"] == {"suggestions": []}

@@ -130,13 +130,20 @@ def test_the_model_answers_copilot_inline_edit_when_synthesis_is_silent(
     assert SECRET not in stderr and SECRET not in log_file.read_text(encoding="utf-8")
 
 
-def test_a_newer_change_abandons_the_model_request(lsp_factory: Any, model_server: ModelServer) -> None:
+def start_held_inline_edit(lsp_factory: Any, model_server: ModelServer) -> tuple[Any, Position, Any]:
+    """A server whose model holds its answer, and a ``copilotInlineEdit`` it is waiting on the model for:
+    ``(lsp, cursor, request_id)``."""
     model_server.script(Reply("never", hold=True))
     lsp = lsp_factory()
     enc = initialize(lsp, "utf-16", provider_options(model_server, budgetMs=60_000))
     cursor = open_and_type(lsp, enc)
     request_id = lsp.request("textDocument/copilotInlineEdit", inline_edit_params(2, cursor))
     model_server.next_request()
+    return lsp, cursor, request_id
+
+
+def test_a_newer_change_abandons_the_model_request(lsp_factory: Any, model_server: ModelServer) -> None:
+    lsp, cursor, request_id = start_held_inline_edit(lsp_factory, model_server)
     typing = {"range": {"start": wire(cursor), "end": wire(cursor)}, "text": "!"}
     lsp.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 3}, "contentChanges": [typing]})
     assert lsp.wait_for(request_id)["result"] == {"edits": []}
@@ -144,12 +151,7 @@ def test_a_newer_change_abandons_the_model_request(lsp_factory: Any, model_serve
 
 
 def test_cancel_request_abandons_the_model_request(lsp_factory: Any, model_server: ModelServer) -> None:
-    model_server.script(Reply("never", hold=True))
-    lsp = lsp_factory()
-    enc = initialize(lsp, "utf-16", provider_options(model_server, budgetMs=60_000))
-    cursor = open_and_type(lsp, enc)
-    request_id = lsp.request("textDocument/copilotInlineEdit", inline_edit_params(2, cursor))
-    model_server.next_request()
+    lsp, cursor, request_id = start_held_inline_edit(lsp_factory, model_server)
     lsp.notify("$/cancelRequest", {"id": request_id})
     assert lsp.wait_for(request_id)["error"]["code"] == -32800
     assert model_server.next_disconnect() == "/v1/completions"

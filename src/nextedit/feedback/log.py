@@ -193,15 +193,15 @@ class FeedbackLog:
 
     def _load_stats(self) -> FeedbackStats:
         stats = FeedbackStats.load(self.summary_path)
-        size = os.fstat(self._fd).st_size
         if stats is not None and stats.position is not None:
             return stats
         # first start, or a log an older nextedit wrote without a summary
-        start = max(0, size - TAIL_BYTES)
+        stat = os.fstat(self._fd)
+        start = max(0, stat.st_size - TAIL_BYTES)
         fresh = stats or FeedbackStats()
-        fresh.position = LogPosition.of(os.fstat(self._fd), start)
+        fresh.position = LogPosition.of(stat, start)
         if start:
-            log.info("feedback log %s has no summary: counting its last %d bytes", self.path, size - start)
+            log.info("feedback log %s has no summary: counting its last %d bytes", self.path, stat.st_size - start)
         return fresh
 
     def _catch_up(self) -> None:

@@ -43,13 +43,10 @@ from nextedit.provider.defaults import (
     PROVIDER_ID,
 )
 
+# the names and defaults are nextedit.provider.defaults'; API_TYPES and PROVIDER_ID are
+# re-exported only because nextedit.acp.dispatch still imports them from here
 __all__ = [
-    "API_KEY_ENV",
     "API_TYPES",
-    "DEFAULT_BUDGET_MS",
-    "DEFAULT_FORMAT",
-    "DEFAULT_REGION_TOKENS",
-    "FORMATS",
     "PROVIDER_ID",
     "ProviderConfig",
     "ProviderConfigError",
@@ -170,14 +167,6 @@ class ProviderConfig:
         changes: dict[str, Any] = {}
         problems: list[str] = []
 
-        def attempt(key: str, check: Any) -> None:
-            if key not in values:
-                return
-            try:
-                check(values[key])
-            except ProviderConfigError as exc:
-                problems.append(f"{where}.{exc.field}: {exc.problem}")
-
         def url(value: Any) -> None:
             if value is None:
                 changes["base_url"] = None
@@ -213,18 +202,24 @@ class ProviderConfig:
         def region(value: Any) -> None:
             changes["region_tokens"] = _whole(value, "regionTokens", MIN_REGION_TOKENS, MAX_REGION_TOKENS)
 
-        for key, check in (
-            ("url", url),
-            ("apiType", api_type),
-            ("headers", headers),
-            ("model", model),
-            ("budgetMs", budget),
-            ("format", prompt_format),
-            ("regionTokens", region),
-        ):
-            attempt(key, check)
+        checks = {
+            "url": url,
+            "apiType": api_type,
+            "headers": headers,
+            "model": model,
+            "budgetMs": budget,
+            "format": prompt_format,
+            "regionTokens": region,
+        }
+        for key, check in checks.items():
+            if key not in values:
+                continue
+            try:
+                check(values[key])
+            except ProviderConfigError as exc:
+                problems.append(f"{where}.{exc.field}: {exc.problem}")
         for key in values:
-            if key not in ("url", "apiType", "headers", "model", "budgetMs", "format", "regionTokens"):
+            if key not in checks:
                 problems.append(f"{where}.{key} is not a provider setting")
         config = dataclasses.replace(self, **changes)
         if config.base_url != self.base_url and "headers" not in changes:

@@ -39,6 +39,7 @@ from nextedit.provider.service import ModelProvider, Prediction
 from nextedit.suggest import filters, jump
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest
 from nextedit.suggest.suggester import SuggestContext, WorkspaceView
+from nextedit.text import Document
 
 __all__ = ["MIN_SIMILARITY", "ModelOutcome", "ask_model"]
 
@@ -73,13 +74,12 @@ def _predict(
     config: ProviderConfig,
     workspace: WorkspaceView,
     request: SuggestRequest,
+    document: Document,
     workspace_uri: str | None,
     cancelled: Callable[[], bool],
 ) -> Prediction:
-    """Ask the model about the region around the cursor (raises what the provider raises)."""
-    state = workspace.get(request.uri)
-    assert state is not None
-    document = state.document
+    """Ask the model about the region of ``document`` (the request's) around the cursor
+    (raises what the provider raises)."""
     excerpt = excerpt_around(document, request.cursor_cp, path_of(request.uri, workspace_uri), config.region_tokens)
     events = edit_events(
         (path_of(other.uri, workspace_uri), edit, other.document)
@@ -146,7 +146,7 @@ def ask_model(
             log.debug("model %s: backing off after failures; not asked", config.id)
             return _silent("model: backing off")
         try:
-            prediction = _predict(provider, config, workspace, request, workspace_uri, cancelled)
+            prediction = _predict(provider, config, workspace, request, document, workspace_uri, cancelled)
         except ProviderCancelled as exc:
             log.debug("model %s: %s", config.id, exc)
             return _silent("model: cancelled", cancelled=True)

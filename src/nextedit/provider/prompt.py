@@ -8,7 +8,7 @@ edits, names the stop sequences, and reads the model's reply into the new
 text of the editable region — or raises :class:`ReplyError` saying why it
 cannot. Adding a model's format is adding a class here with a ``name`` and
 registering it in :data:`_FORMATS` (and its name in
-:data:`nextedit.provider.config.FORMATS`).
+:data:`nextedit.provider.defaults.FORMATS`).
 
 Must not know: HTTP, the wire, the engine's candidates.
 """

@@ -40,9 +40,11 @@ def region_edits(old: str, new: str, offset_cp: int) -> list[TextEditCp]:
         if tag == "equal":
             continue
         # as many lines replaced as replacing: line by line, so each changed line is its own edit
-        pairs = zip(range(i1, i2), range(j1, j2), strict=True) if i2 - i1 == j2 - j1 else [(i1, j1)]
-        for i, j in pairs:
-            last_i, last_j = (i + 1, j + 1) if i2 - i1 == j2 - j1 else (i2, j2)
+        if i2 - i1 == j2 - j1:
+            spans = [(i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1)]
+        else:
+            spans = [(i1, i2, j1, j2)]
+        for i, last_i, j, last_j in spans:
             was, now = "".join(a[i:last_i]), "".join(b[j:last_j])
             if _WS.sub("", was) == _WS.sub("", now):
                 continue

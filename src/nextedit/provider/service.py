@@ -34,7 +34,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from nextedit.provider.client import Completion, ProviderCancelled, ProviderError
+from nextedit.provider.client import Completion, ProviderCancelled, ProviderError, complete
 from nextedit.provider.config import ProviderConfig
 from nextedit.provider.prompt import Prompt, ReplyError
 from nextedit.suggest.model import TextEditCp
@@ -78,7 +78,7 @@ class ModelProvider:
     ) -> None:
         self._config = config or ProviderConfig()
         self._clock = clock
-        self._transport = transport
+        self._transport = transport or complete
         self._lock = threading.Lock()
         self._generation = 0
         self._failures = 0
@@ -141,7 +141,7 @@ class ModelProvider:
         with self._lock:
             generation = self._generation if config == self._config else -1
         try:
-            value = read(self._send(config, prompt, cancelled))
+            value = read(self._transport(config, prompt, cancelled))
         except ProviderCancelled:
             raise
         except (ProviderError, ReplyError) as exc:
@@ -149,13 +149,6 @@ class ModelProvider:
             raise
         self.succeeded(generation)
         return value
-
-    def _send(self, config: ProviderConfig, prompt: Prompt, cancelled: Callable[[], bool]) -> Completion:
-        if self._transport is not None:
-            return self._transport(config, prompt, cancelled)
-        from nextedit.provider.client import complete
-
-        return complete(config, prompt, cancelled)
 
     def succeeded(self, generation: int) -> None:
         with self._lock:
