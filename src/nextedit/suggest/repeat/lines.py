@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nextedit.suggest.repeat.model import PastEdit, Site
+from nextedit.text import common_affixes
 
 __all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites"]
 
@@ -322,8 +323,6 @@ def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineS
 
 
 def _trimmed(ls: int, end: int, old: str, new: str) -> Site:
-    from nextedit.text import common_affixes
-
     pre, suf = common_affixes(old, new)
     # keep whole-line deletions whole (an editor deletes the line)
     if new == "":

@@ -33,9 +33,10 @@ from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
 from nextedit.suggest.repeat.model import Rule, Site
 from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals, rule_features
-from nextedit.suggest.repeat.text import align_lines, trim_edit
+from nextedit.suggest.repeat.text import align_lines
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
+from nextedit.text import common_affixes
 from nextedit.text.portable_regex import is_portable, replace_edits
 
 __all__ = [
@@ -64,7 +65,7 @@ def expand(text: str, search: str, replace: str, is_regex: bool, limit: int | No
         old = m.group()
         if new == old:
             continue
-        pre, suf, _ = trim_edit(old, new)
+        pre, suf = common_affixes(old, new)
         start, end, ins = align_lines(text, m.start() + pre, m.end() - suf, new[pre : len(new) - suf])
         out.append(TextEditCp(start, end, ins))
     return out
@@ -167,7 +168,7 @@ def _expand_edits(text: str, edits: Sequence[tuple[int, int, str]], limit: int) 
         old = text[start:end]
         if new == old:
             continue
-        pre, suf, _ = trim_edit(old, new)
+        pre, suf = common_affixes(old, new)
         s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
         out.append(TextEditCp(s, e, ins))
     return out

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
-from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
+from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward
+from nextedit.text import common_affixes
 
 # a site region (the lines a match may span) longer than this is skipped
 _MAX_REGION_CHARS = 4000
@@ -318,7 +319,7 @@ def scan_sites(
             return None, matches.complete
     sites = []
     for ms, me, old, replaced in found:
-        pre, suf, _ = trim_edit(old, replaced)
+        pre, suf = common_affixes(old, replaced)
         start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
         sites.append(Site(start, end, new, ms, me, old))
     return sites, matches.complete
