@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
+from nextedit.suggest.repeat.replay import Replay
 from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward
 from nextedit.text import common_affixes
 
@@ -237,30 +238,14 @@ class MatchMemo:
         return found
 
 
-class _Found:
+class _Found(Replay[_Match]):
     """One pattern's matches so far, and the rest to come."""
 
-    __slots__ = ("_scan", "_rest", "_seen", "_done")
+    __slots__ = ("_scan",)
 
     def __init__(self, text: str, rule: Rule, cancelled: Callable[[], bool] | None) -> None:
         self._scan = _Scan(cancelled)
-        self._rest = _matches(text, rule, self._scan)
-        self._seen: list[_Match] = []
-        self._done = False
-
-    def __iter__(self) -> Iterator[_Match]:
-        i = 0
-        while True:
-            if i == len(self._seen):
-                if self._done:
-                    return
-                m = next(self._rest, None)
-                if m is None:
-                    self._done = True
-                    return
-                self._seen.append(m)
-            yield self._seen[i]
-            i += 1
+        super().__init__(_matches(text, rule, self._scan))
 
     @property
     def complete(self) -> bool:
