@@ -61,11 +61,6 @@ class Judged:
     reversal: bool = False
 
 
-def _portable(search: str, replace: str) -> str | None:
-    """Why a regex search-and-replace is not portable (None: it is)."""
-    return is_portable(search, replace)
-
-
 def judge_edits(
     doc: Document, uri: str, edits: list[tuple[int, int, str]], expected: list[CpExpected], tracker: ReversalTracker
 ) -> Judged:
@@ -195,7 +190,7 @@ def _judge_placed(
             return Judged(False, "jump to a line with no expected edit", judged.reversal)
         return judged
     if first.kind == "searchAndReplace" and first.is_regex:
-        why = _portable(first.search or "", first.replace or "")
+        why = is_portable(first.search or "", first.replace or "")
         if why is not None:
             return Judged(False, why)
     return judge_edits(doc, first.uri, placed_edits(doc, first, enc), expected, tracker)
@@ -254,7 +249,7 @@ def _judge_candidate(sess: Session, cand: Candidate, expected: list[CpExpected],
         line = doc.line_of(cand.target_cp)
         ok = any(x.uri == cand.uri and line in x.lines for x in expected)
         return Judged(ok, "jump target on an expected line" if ok else "jump elsewhere")
-    if cand.kind == "searchAndReplace" and cand.is_regex and _portable(cand.search or "", cand.replace or ""):
+    if cand.kind == "searchAndReplace" and cand.is_regex and is_portable(cand.search or "", cand.replace or ""):
         return Judged(False, "non-portable regex")
     edits = clean_edits(cand, doc.text) or ()
     return judge_edits(doc, cand.uri, [(e.start_cp, e.end_cp, e.new_text) for e in edits], expected, tracker)
@@ -296,6 +291,18 @@ def print_table(table: dict[str, dict[str, float]], file: Any = sys.stdout) -> N
     if repos:
         worst = min(repos, key=lambda r: table[r]["precision"])
         print(f"worst precision: {worst} {table[worst]['precision']:.3f}", file=file)
+
+
+def write_report(queries: list[dict[str, Any]], json_path: str | None, explain_path: str | None) -> None:
+    """Print the per-repository table; write it as JSON (``--json``) and one line per query (``--explain``)."""
+    table = summarize(queries)
+    print_table(table)
+    if json_path:
+        Path(json_path).write_text(json.dumps(table, indent=1))
+    if explain_path:
+        with open(explain_path, "w") as f:
+            for q in queries:
+                f.write(json.dumps(q) + "\n")
 
 
 def _run(args: tuple[str, bool]) -> FileResult:
@@ -345,14 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                 cand_out.write(json.dumps(c) + "\n")
     if cand_out is not None:
         cand_out.close()
-    if args.explain:
-        with open(args.explain, "w") as f:
-            for r in rows:
-                f.write(json.dumps(r) + "\n")
-    table = summarize(rows)
-    print_table(table)
-    if args.json:
-        Path(args.json).write_text(json.dumps(table, indent=1))
+    write_report(rows, args.json, args.explain)
     return 0
 
 
