@@ -25,7 +25,6 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 from pathlib import Path
@@ -35,8 +34,6 @@ from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
-
-log = logging.getLogger(__name__)
 
 WEIGHTS_ENV = "NEXTEDIT_RANKER_WEIGHTS"
 

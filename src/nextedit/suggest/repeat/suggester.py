@@ -23,7 +23,6 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -41,8 +40,6 @@ from nextedit.syntax import enclosing_node
 from nextedit.text.lexical import WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
-
-log = logging.getLogger(__name__)
 
 # how many sites of each rule become candidates
 _MAX_CANDIDATES = 3
