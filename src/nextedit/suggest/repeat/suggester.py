@@ -151,10 +151,16 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        candidates: list[Candidate] = []
-        candidates.extend(_line_candidates(context, self.name))
         renames = _renamed_pairs(context)
         category = categorizer(context) if renames else None
+        # an identifier's rename is the rename suggester's (it knows the binding)
+        candidates = [
+            c
+            for c in _line_candidates(context, self.name)
+            if not _renames_an_identifier(
+                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
+            )
+        ]
         for proposal in proposals:
             rule = proposal.rule
             evidence = evidence_lines(proposal)
@@ -163,7 +169,7 @@ class RepeatEditSuggester:
                 if context.cancelled():
                     return SilenceReason.CANCELLED
                 if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
-                    continue  # that identifier's rename is the rename suggester's (it knows the binding)
+                    continue
                 candidates.append(
                     Candidate(
                         kind="edit",
@@ -183,13 +189,7 @@ class RepeatEditSuggester:
                         ),
                     )
                 )
-        return [
-            c
-            for c in candidates
-            if not _renames_an_identifier(
-                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
-            )
-        ] or SilenceReason.NO_CANDIDATES
+        return candidates or SilenceReason.NO_CANDIDATES
 
 
 def _renames_an_identifier(
