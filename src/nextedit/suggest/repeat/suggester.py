@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, line_sites
-from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
+from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -292,7 +292,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         same_line_text=True,
                         same_line_shape=True,
                         prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-                        comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
+                        comment=any(x.lstrip().startswith(COMMENT_STARTS) for x in (*before, *after) if x),
                         above_source=above,
                         lines_from_examples=near,
                         between_examples=between,
