@@ -26,8 +26,9 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
@@ -57,17 +58,21 @@ def expand(text: str, search: str, replace: str, is_regex: bool, limit: int | No
     as minimal edits (unchanged matches dropped); stops after ``limit + 1``
     matches when a limit is given."""
     pattern = re.compile(search if is_regex else re.escape(search))
+    replaced = ((m.start(), m.end(), m.expand(replace) if is_regex else replace) for m in pattern.finditer(text))
+    return _minimal_edits(text, replaced, limit)
+
+
+def _minimal_edits(text: str, edits: Iterable[tuple[int, int, str]], limit: int | None = None) -> list[TextEditCp]:
+    """Replacements ``(start, end, new)`` as minimal edits, unchanged ones
+    dropped; only the first ``limit + 1`` when a limit is given."""
     out: list[TextEditCp] = []
-    for i, m in enumerate(pattern.finditer(text)):
-        if limit is not None and i > limit:
-            break
-        new = m.expand(replace) if is_regex else replace
-        old = m.group()
+    for start, end, new in itertools.islice(edits, None if limit is None else limit + 1):
+        old = text[start:end]
         if new == old:
             continue
         pre, suf = common_affixes(old, new)
-        start, end, ins = align_lines(text, m.start() + pre, m.end() - suf, new[pre : len(new) - suf])
-        out.append(TextEditCp(start, end, ins))
+        s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
+        out.append(TextEditCp(s, e, ins))
     return out
 
 
@@ -155,23 +160,10 @@ def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, boo
     if portable is None:
         return None
     search, replace = portable
-    got = _expand_edits(text, replace_edits(text, search, replace), len(wanted))
+    got = _minimal_edits(text, replace_edits(text, search, replace), len(wanted))
     if _same_change(text, got, wanted):
         return search, replace, True, got
     return None
-
-
-def _expand_edits(text: str, edits: Sequence[tuple[int, int, str]], limit: int) -> list[TextEditCp]:
-    """A client's replacements as minimal edits, as :func:`expand` gives them."""
-    out: list[TextEditCp] = []
-    for start, end, new in edits[: limit + 1]:
-        old = text[start:end]
-        if new == old:
-            continue
-        pre, suf = common_affixes(old, new)
-        s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
-        out.append(TextEditCp(s, e, ins))
-    return out
 
 
 class SearchReplaceSuggester:
