@@ -38,7 +38,7 @@ from nextedit.suggest.repeat.text import align_lines
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text import common_affixes
-from nextedit.text.portable_regex import is_portable, replace_edits
+from nextedit.text.portable_regex import escape, is_portable, replace_edits
 
 __all__ = [
     "SearchReplaceSuggester",
@@ -89,24 +89,6 @@ def _same_change(text: str, a: Sequence[TextEditCp], b: Sequence[TextEditCp]) ->
 
 # hole kinds with a portable class (a string hole would need a negated class)
 _PORTABLE_HOLES = {IDENT: "([A-Za-z_][A-Za-z0-9_]*)", NUMBER: "([0-9][A-Za-z0-9_.]*)"}
-_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_SYNTAX = frozenset("\\^$.|?*+()[]{}")
-
-
-def _escape(literal: str) -> str | None:
-    """``literal`` as portable pattern text, or None (a control character, a
-    character outside the Basic Multilingual Plane)."""
-    out = []
-    for ch in literal:
-        if ch in _SYNTAX:
-            out.append("\\" + ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F or ord(ch) > 0xFFFF:
-            return None
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def portable_pattern(rule: Rule) -> tuple[str, str] | None:
@@ -118,7 +100,7 @@ def portable_pattern(rule: Rule) -> tuple[str, str] | None:
     parts: list[str] = []
     for part in rule.before:
         if isinstance(part, str):
-            escaped = _escape(part)
+            escaped = escape(part)
             if escaped is None:
                 return None
             parts.append(escaped)
