@@ -255,27 +255,44 @@ def _judge_candidate(sess: Session, cand: Candidate, expected: list[CpExpected],
     return judge_edits(doc, cand.uri, [(e.start_cp, e.end_cp, e.new_text) for e in edits], expected, tracker)
 
 
+def tally(
+    by: dict[str, collections.Counter[str]],
+    repo: str,
+    answered: bool,
+    correct: bool,
+    related: bool,
+    empty: bool,
+    reversal: bool = False,
+) -> None:
+    """Count one query, under its repository and ``POOLED`` (``correct``: the answer was right)."""
+    for key in (repo, "POOLED"):
+        k = by[key]
+        k["queries"] += 1
+        k["answered"] += answered
+        k["correct"] += answered and correct
+        k["related"] += related
+        k["related_correct"] += related and answered and correct
+        k["empty"] += empty
+        k["silent_on_empty"] += empty and not answered
+        k["reversals"] += reversal
+
+
+def ratios(k: collections.Counter[str]) -> tuple[float, float, float]:
+    """``(precision, related recall, silence)`` of a tally (NaN where nothing counts)."""
+    p = k["correct"] / k["answered"] if k["answered"] else float("nan")
+    r = k["related_correct"] / k["related"] if k["related"] else float("nan")
+    s = k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan")
+    return p, r, s
+
+
 def summarize(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     by: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for r in rows:
-        for key in (r["repo"], "POOLED"):
-            k = by[key]
-            k["queries"] += 1
-            k["answered"] += r["answered"]
-            k["correct"] += r["answered"] and r["correct"]
-            k["related"] += r["related"]
-            k["related_correct"] += r["related"] and r["answered"] and r["correct"]
-            k["empty"] += r["empty"]
-            k["silent_on_empty"] += r["empty"] and not r["answered"]
-            k["reversals"] += r["reversal"]
+        tally(by, r["repo"], r["answered"], r["correct"], r["related"], r["empty"], r["reversal"])
     table = {}
     for repo, k in by.items():
-        table[repo] = {
-            **k,
-            "precision": k["correct"] / k["answered"] if k["answered"] else float("nan"),
-            "recall": k["related_correct"] / k["related"] if k["related"] else float("nan"),
-            "silence": k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan"),
-        }
+        precision, recall, silence = ratios(k)
+        table[repo] = {**k, "precision": precision, "recall": recall, "silence": silence}
     return table
 
 
