@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from nextedit.text.portable_regex import (
     NotPortable,
     check_pattern,
+    escape,
     is_portable,
     is_portable_pattern,
     is_portable_replacement,
@@ -191,6 +192,19 @@ def test_any_string_is_judged_without_raising(pattern: str) -> None:
     if reason is None:
         compiled = re.compile(pattern)
         assert compiled.match("") is None  # portable patterns never match empty
+
+
+@given(st.text(min_size=1, max_size=30))
+@settings(max_examples=500)
+def test_an_escaped_literal_is_portable_and_matches_only_itself(literal: str) -> None:
+    pattern = escape(literal)
+    if pattern is None:  # a character no portable pattern spells
+        assert any(is_portable_pattern(ch) is not None for ch in literal if ch not in "\\^$.|?*+()[]{}\t\n\r")
+        return
+    assert is_portable_pattern(pattern) is None
+    assert re.fullmatch(pattern, literal) is not None
+    # a control character is never in a literal that has a pattern: the copies cannot overlap
+    assert replace_all(literal + "\x00" + literal, pattern, "$$") == "$\x00$"
 
 
 @given(st.text(alphabet="ab()[]{}|?*+\\-^$.,:0123456789dwsnx", max_size=14))

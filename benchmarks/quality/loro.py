@@ -86,14 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                         collected.write(json.dumps(c) + "\n")
         if collected is not None:
             collected.close()
-    table = replay_inprocess.summarize(queries)
-    replay_inprocess.print_table(table)
-    if args.json:
-        Path(args.json).write_text(json.dumps(table, indent=1))
-    if args.explain:
-        with open(args.explain, "w") as f:
-            for q in queries:
-                f.write(json.dumps(q) + "\n")
+    replay_inprocess.write_report(queries, args.json, args.explain)
     return 0
 
 

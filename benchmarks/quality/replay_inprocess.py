@@ -61,11 +61,6 @@ class Judged:
     reversal: bool = False
 
 
-def _portable(search: str, replace: str) -> str | None:
-    """Why a regex search-and-replace is not portable (None: it is)."""
-    return is_portable(search, replace)
-
-
 def judge_edits(
     doc: Document, uri: str, edits: list[tuple[int, int, str]], expected: list[CpExpected], tracker: ReversalTracker
 ) -> Judged:
@@ -195,7 +190,7 @@ def _judge_placed(
             return Judged(False, "jump to a line with no expected edit", judged.reversal)
         return judged
     if first.kind == "searchAndReplace" and first.is_regex:
-        why = _portable(first.search or "", first.replace or "")
+        why = is_portable(first.search or "", first.replace or "")
         if why is not None:
             return Judged(False, why)
     return judge_edits(doc, first.uri, placed_edits(doc, first, enc), expected, tracker)
@@ -254,33 +249,50 @@ def _judge_candidate(sess: Session, cand: Candidate, expected: list[CpExpected],
         line = doc.line_of(cand.target_cp)
         ok = any(x.uri == cand.uri and line in x.lines for x in expected)
         return Judged(ok, "jump target on an expected line" if ok else "jump elsewhere")
-    if cand.kind == "searchAndReplace" and cand.is_regex and _portable(cand.search or "", cand.replace or ""):
+    if cand.kind == "searchAndReplace" and cand.is_regex and is_portable(cand.search or "", cand.replace or ""):
         return Judged(False, "non-portable regex")
     edits = clean_edits(cand, doc.text) or ()
     return judge_edits(doc, cand.uri, [(e.start_cp, e.end_cp, e.new_text) for e in edits], expected, tracker)
 
 
+def tally(
+    by: dict[str, collections.Counter[str]],
+    repo: str,
+    answered: bool,
+    correct: bool,
+    related: bool,
+    empty: bool,
+    reversal: bool = False,
+) -> None:
+    """Count one query, under its repository and ``POOLED`` (``correct``: the answer was right)."""
+    for key in (repo, "POOLED"):
+        k = by[key]
+        k["queries"] += 1
+        k["answered"] += answered
+        k["correct"] += answered and correct
+        k["related"] += related
+        k["related_correct"] += related and answered and correct
+        k["empty"] += empty
+        k["silent_on_empty"] += empty and not answered
+        k["reversals"] += reversal
+
+
+def ratios(k: collections.Counter[str]) -> tuple[float, float, float]:
+    """``(precision, related recall, silence)`` of a tally (NaN where nothing counts)."""
+    p = k["correct"] / k["answered"] if k["answered"] else float("nan")
+    r = k["related_correct"] / k["related"] if k["related"] else float("nan")
+    s = k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan")
+    return p, r, s
+
+
 def summarize(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     by: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for r in rows:
-        for key in (r["repo"], "POOLED"):
-            k = by[key]
-            k["queries"] += 1
-            k["answered"] += r["answered"]
-            k["correct"] += r["answered"] and r["correct"]
-            k["related"] += r["related"]
-            k["related_correct"] += r["related"] and r["answered"] and r["correct"]
-            k["empty"] += r["empty"]
-            k["silent_on_empty"] += r["empty"] and not r["answered"]
-            k["reversals"] += r["reversal"]
+        tally(by, r["repo"], r["answered"], r["correct"], r["related"], r["empty"], r["reversal"])
     table = {}
     for repo, k in by.items():
-        table[repo] = {
-            **k,
-            "precision": k["correct"] / k["answered"] if k["answered"] else float("nan"),
-            "recall": k["related_correct"] / k["related"] if k["related"] else float("nan"),
-            "silence": k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan"),
-        }
+        precision, recall, silence = ratios(k)
+        table[repo] = {**k, "precision": precision, "recall": recall, "silence": silence}
     return table
 
 
@@ -296,6 +308,18 @@ def print_table(table: dict[str, dict[str, float]], file: Any = sys.stdout) -> N
     if repos:
         worst = min(repos, key=lambda r: table[r]["precision"])
         print(f"worst precision: {worst} {table[worst]['precision']:.3f}", file=file)
+
+
+def write_report(queries: list[dict[str, Any]], json_path: str | None, explain_path: str | None) -> None:
+    """Print the per-repository table; write it as JSON (``--json``) and one line per query (``--explain``)."""
+    table = summarize(queries)
+    print_table(table)
+    if json_path:
+        Path(json_path).write_text(json.dumps(table, indent=1))
+    if explain_path:
+        with open(explain_path, "w") as f:
+            for q in queries:
+                f.write(json.dumps(q) + "\n")
 
 
 def _run(args: tuple[str, bool]) -> FileResult:
@@ -345,14 +369,7 @@ def main(argv: list[str] | None = None) -> int:
                 cand_out.write(json.dumps(c) + "\n")
     if cand_out is not None:
         cand_out.close()
-    if args.explain:
-        with open(args.explain, "w") as f:
-            for r in rows:
-                f.write(json.dumps(r) + "\n")
-    table = summarize(rows)
-    print_table(table)
-    if args.json:
-        Path(args.json).write_text(json.dumps(table, indent=1))
+    write_report(rows, args.json, args.explain)
     return 0
 
 

@@ -31,6 +31,9 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+from replay_inprocess import ratios, tally  # noqa: E402
+
 
 def load(queries_path: str, candidates_path: str) -> tuple[list[dict[str, Any]], dict[tuple[str, int], list[dict]]]:
     queries = [json.loads(line) for line in open(queries_path)]
@@ -162,24 +165,8 @@ def simulate(
         cs = cands.get((q["trace"], q["query"]), [])
         best = max(cs, key=lambda c: probs[id(c)], default=None)
         answered = best is not None and probs[id(best)] >= threshold
-        correct = answered and best["correct"]
-        for key in (q["repo"], "POOLED"):
-            k = by[key]
-            k["queries"] += 1
-            k["answered"] += answered
-            k["correct"] += correct
-            k["related"] += q["related"]
-            k["related_correct"] += q["related"] and correct
-            k["empty"] += q["empty"]
-            k["silent_on_empty"] += q["empty"] and not answered
+        tally(by, q["repo"], answered, answered and best["correct"], q["related"], q["empty"])
     return by
-
-
-def ratios(k: collections.Counter) -> tuple[float, float, float]:
-    p = k["correct"] / k["answered"] if k["answered"] else float("nan")
-    r = k["related_correct"] / k["related"] if k["related"] else float("nan")
-    s = k["silent_on_empty"] / k["empty"] if k["empty"] else float("nan")
-    return p, r, s
 
 
 def out_of_sample(

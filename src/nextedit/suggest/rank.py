@@ -25,7 +25,6 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 from pathlib import Path
@@ -36,9 +35,10 @@ from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
 
-log = logging.getLogger(__name__)
-
 WEIGHTS_ENV = "NEXTEDIT_RANKER_WEIGHTS"
+
+# lines from the cursor at which distance stops counting (another document reads as this far)
+_FAR_LINES = 400
 
 
 def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
@@ -61,7 +61,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     distance = line_distance(context, candidate)
     out = {
         "other_document": 1.0 if distance is None else 0.0,
-        "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(400),
+        "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(_FAR_LINES),
         "history": math.log1p(len(context.edits)),
         "history_repeats": _repeats(context),
         "test_file": 1.0 if "test" in candidate.uri.rsplit("/", 1)[-1].lower() else 0.0,
@@ -232,7 +232,7 @@ def _untrained(candidate: Candidate, vector: dict[str, float]) -> float:
     if vector["other_document"]:
         return value * 0.85
     distance = math.expm1(vector["log_line_distance"])
-    return value * (1.0 - 0.15 * min(1.0, distance / 400))
+    return value * (1.0 - 0.15 * min(1.0, distance / _FAR_LINES))
 
 
 def _touches_diagnostic(candidate: Candidate, context: SuggestContext) -> bool:

@@ -31,7 +31,6 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import difflib
-import logging
 import re
 
 from tree_sitter import Node
@@ -42,8 +41,6 @@ from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text.lexical import NAME_RE, WORD_CHAR
 
 __all__ = ["SignatureSuggester", "split_parameters"]
-
-log = logging.getLogger(__name__)
 
 _CALL_TYPES = frozenset(
     {"call", "call_expression", "method_invocation", "new_expression", "object_creation_expression"}

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 __all__ = [
     "NotPortable",
     "check_pattern",
+    "escape",
     "check_replacement",
     "is_portable",
     "is_portable_pattern",
@@ -385,6 +386,29 @@ def check_pattern(pattern: str) -> PatternInfo:
     except re.error as exc:  # pragma: no cover - defensive
         raise NotPortable(f"not a valid pattern: {exc}") from exc
     return PatternInfo(groups=reader.groups)
+
+
+# a literal tab, line feed, carriage return -> how a portable pattern writes it
+_WRITTEN_CONTROLS = {ch: "\\" + name for name, ch in _CONTROL_ESCAPES.items()}
+
+
+def escape(literal: str) -> str | None:
+    """Portable pattern text that matches exactly ``literal``: syntax
+    characters escaped, tab, line feed and carriage return written ``\\t \\n
+    \\r``; None when ``literal`` holds a character no portable pattern
+    spells (another control character, one outside the Basic Multilingual
+    Plane, a lone surrogate)."""
+    out = []
+    for ch in literal:
+        if ch in _SYNTAX:
+            out.append("\\" + ch)
+        elif ch in _WRITTEN_CONTROLS:
+            out.append(_WRITTEN_CONTROLS[ch])
+        elif _char_problem(ch, "") is not None:
+            return None
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def is_portable_pattern(pattern: str) -> str | None:

@@ -170,14 +170,7 @@ def _to_current(before: int, sites: list[int], delta: int) -> int:
     ascending, non-overlapping) having been ``delta`` longer before."""
     # site i starts, in the before text, at sites[i] + i * delta: ascending
     # too, so the sites before ``before`` are a prefix, found by bisection
-    lo, hi = 0, len(sites)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sites[mid] + mid * delta < before:
-            lo = mid + 1
-        else:
-            hi = mid
-    return before - delta * lo
+    return before - delta * bisect_left(range(len(sites)), before, key=lambda i: sites[i] + i * delta)
 
 
 @dataclass(frozen=True, slots=True)

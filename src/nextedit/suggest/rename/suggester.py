@@ -51,6 +51,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -205,6 +206,15 @@ class RenameSuggester:
                 base_score = min(base_score, 0.6)
 
         candidates: list[Candidate] = []
+        # what every candidate of this rename shares (its own file's and the other files')
+        shared = CandidateFeatures(
+            examples=len(sites),
+            source_age=rank,
+            done=len(sites),
+            identifier_only=ev.pure,
+            changed_tokens=2,
+            changed_chars=len(old) + len(new),
+        )
         evidence = tuple(describe_evidence(document, e, old, new) for e in group_edits[-3:])
         if len(sites) > 1:
             evidence += (f"{len(sites)} sites already renamed",)
@@ -234,17 +244,11 @@ class RenameSuggester:
                     new_name=new,
                     fallback_edits=tuple(fallback),
                     example_seq=ev.edit.seq,
-                    features=CandidateFeatures(
+                    features=replace(
+                        shared,
                         family="binding" if state.syntax is not None else "tokens",
-                        examples=len(sites),
-                        source_age=rank,
                         sites=len(edits),
-                        done=len(sites),
                         occurrences=len(edits),
-                        identifier_only=ev.pure,
-                        shape="replace",
-                        changed_tokens=2,
-                        changed_chars=len(old) + len(new),
                         defined_here=resolved is not None and resolved.defined_here,
                         at_definition=resolved is not None and resolved.at_definition,
                         member=member,
@@ -272,17 +276,7 @@ class RenameSuggester:
                             target_cp=cross[0].start_cp,
                             new_name=new,
                             example_seq=ev.edit.seq,
-                            features=CandidateFeatures(
-                                family="cross-file",
-                                examples=len(sites),
-                                source_age=rank,
-                                sites=len(cross),
-                                done=len(sites),
-                                occurrences=len(cross),
-                                identifier_only=ev.pure,
-                                changed_tokens=2,
-                                changed_chars=len(old) + len(new),
-                            ),
+                            features=replace(shared, family="cross-file", sites=len(cross), occurrences=len(cross)),
                         )
                     )
         return candidates if candidates else SilenceReason.NO_CANDIDATES

@@ -3,8 +3,8 @@
 - :mod:`.suggester` — the ``repeat`` suggester (one site per candidate);
 - :mod:`.search_replace` — the same rule as one ``searchAndReplace``;
 - :mod:`.synthesis` — which edits are examples, which rules are tried, negative evidence;
-- :mod:`.examples`, :mod:`.rules`, :mod:`.sites`, :mod:`.model`, :mod:`.text`,
-  :mod:`.tokens` — its parts (pure functions over text and code-point offsets).
+- :mod:`.examples`, :mod:`.rules`, :mod:`.sites`, :mod:`.lines`, :mod:`.replay`, :mod:`.model`,
+  :mod:`.text`, :mod:`.tokens` — its parts (pure functions over text and code-point offsets).
 """
 
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester

@@ -17,8 +17,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from nextedit.suggest.repeat.model import PastEdit
-from nextedit.suggest.repeat.text import glued, lines_back, lines_forward, trim_edit
+from nextedit.suggest.repeat.text import glued, lines_back, lines_forward
 from nextedit.suggest.repeat.tokens import Tok, tokenize
+from nextedit.text import common_affixes
 
 # how many lines around an edit we look at for context
 _WINDOW_LINES = 3
@@ -67,7 +68,7 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
         return None
     if edit.new_end > len(text) or not text.startswith(edit.new, edit.start):
         return None
-    pre, suf, _ = trim_edit(edit.old, edit.new)
+    pre, suf = common_affixes(edit.old, edit.new)
     if pre + suf >= len(edit.old) and pre + suf >= len(edit.new):
         return None  # no change
     ws = max(lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nextedit.suggest.repeat.model import PastEdit, Site
+from nextedit.suggest.repeat.replay import Replay
+from nextedit.text import common_affixes
 
 __all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites"]
 
@@ -194,11 +196,18 @@ def _neighbour(text: str, pos: int, step: int) -> tuple[int, str] | None:
     return None
 
 
-class BlockFinder:
+# where a rule's lines stand: (line start, block end, indentation)
+Block = tuple[int, int, str]
+
+
+class BlockFinder(Replay["Block | None"]):
     """Where one block of lines (a rule's ``before``) stands in one text, found
     once for every rule that shares it: after a burst of similar edits many
     rules start from the same lines and differ only in what they become.
-    Occurrences are found lazily, top to bottom, and remembered."""
+    Per occurrence of the first line, top to bottom: the block there, or None
+    (found lazily and remembered)."""
+
+    __slots__ = ()
 
     def __init__(
         self,
@@ -207,44 +216,31 @@ class BlockFinder:
         exclude: Sequence[tuple[int, int]] = (),
         cancelled: Callable[[], bool] | None = None,
     ) -> None:
-        self.text = text
-        self.before = before
-        self.exclude = exclude
-        self.cancelled = cancelled
-        # per occurrence of the first line: (line start, block end, indentation), or None where the block is not there
-        self._hits: list[tuple[int, int, str] | None] = []
-        self._pos = text.find(before[0])
-        self._stopped = False  # the hit cap or a cancellation
+        super().__init__(_blocks(text, before, exclude, cancelled))
 
-    def blocks(self) -> Iterator[tuple[int, int, str] | None]:
-        """Per occurrence of the first line, in order: the block there, or None."""
-        i = 0
-        while True:
-            if i == len(self._hits) and not self._advance():
-                return
-            yield self._hits[i]
-            i += 1
 
-    def _advance(self) -> bool:
-        pos, text = self._pos, self.text
-        if pos < 0 or self._stopped:
-            return False
-        hits = len(self._hits) + 1
-        if hits > _MAX_HITS or (self.cancelled is not None and hits % 64 == 0 and self.cancelled()):
-            self._stopped = True
-            return False
-        self._pos = text.find(self.before[0], pos + 1)
+def _blocks(
+    text: str, before: tuple[str, ...], exclude: Sequence[tuple[int, int]], cancelled: Callable[[], bool] | None
+) -> Iterator[Block | None]:
+    """Per occurrence of ``before``'s first line, in order, at most ``_MAX_HITS``
+    (fewer once cancelled): the block there, or None."""
+    pos = text.find(before[0])
+    hits = 0
+    while pos >= 0:
+        hits += 1
+        if hits > _MAX_HITS or (cancelled is not None and hits % 64 == 0 and cancelled()):
+            return
         ls = text.rfind("\n", 0, pos) + 1
         indent = text[ls:pos]
         block = None
-        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in self.exclude):
-            got = _lines_at(text, ls, len(self.before))
+        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in exclude):
+            got = _lines_at(text, ls, len(before))
             if got is not None:
                 lines, end = got
-                if _relative(lines, indent) == self.before and not (end == len(text) and not text.endswith("\n")):
+                if _relative(lines, indent) == before and not (end == len(text) and not text.endswith("\n")):
                     block = (ls, end, indent)
-        self._hits.append(block)
-        return True
+        yield block
+        pos = text.find(before[0], pos + 1)
 
 
 def line_sites(
@@ -264,8 +260,8 @@ def line_sites(
     rules with the same lines."""
     if finder is None:
         finder = BlockFinder(text, rule.before, exclude, cancelled)
-    found: list[tuple[int, int, str]] = []
-    for block in finder.blocks():
+    found: list[Block] = []
+    for block in finder:
         if block is not None and _applies(text, rule, *block):
             found.append(block)
             if len(found) > limit:
@@ -322,8 +318,6 @@ def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineS
 
 
 def _trimmed(ls: int, end: int, old: str, new: str) -> Site:
-    from nextedit.text import common_affixes
-
     pre, suf = common_affixes(old, new)
     # keep whole-line deletions whole (an editor deletes the line)
     if new == "":

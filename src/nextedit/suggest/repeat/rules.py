@@ -27,7 +27,8 @@ _MAX_CONTEXT_TOKENS = 8
 
 
 _SPECIFIC_KINDS = (IDENT, STRING, NUMBER)
-_COMMENT_STARTS = ("#", "//", "/*", "*", "--", '"' * 3, "'" * 3)
+# how a line of comment (or docstring) starts, stripped; the line rules read it too
+COMMENT_STARTS = ("#", "//", "/*", "*", "--", '"' * 3, "'" * 3)
 
 
 def _tok_weight(t: Tok) -> float:
@@ -354,7 +355,7 @@ def _example_info(ex: EditExample) -> dict:
     stripped = (line_b or line_a).lstrip()
     info = {
         "prose": reads_as_prose(line_b) or reads_as_prose(line_a),
-        "comment": stripped.startswith(_COMMENT_STARTS),
+        "comment": stripped.startswith(COMMENT_STARTS),
         "n_old": len(old),
         "n_new": len(new),
         "old_spec": _specificity(old),

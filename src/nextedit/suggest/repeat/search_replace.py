@@ -26,17 +26,19 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from nextedit.suggest.model import Candidate, SilenceReason, TextEditCp
 from nextedit.suggest.repeat.model import Proposal as RuleProposal
 from nextedit.suggest.repeat.model import Rule, Site
 from nextedit.suggest.repeat.suggester import evidence_lines, repeat_proposals, rule_features
-from nextedit.suggest.repeat.text import align_lines, trim_edit
+from nextedit.suggest.repeat.text import align_lines
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
-from nextedit.text.portable_regex import is_portable, replace_edits
+from nextedit.text import common_affixes
+from nextedit.text.portable_regex import escape, is_portable, replace_edits
 
 __all__ = [
     "SearchReplaceSuggester",
@@ -56,17 +58,21 @@ def expand(text: str, search: str, replace: str, is_regex: bool, limit: int | No
     as minimal edits (unchanged matches dropped); stops after ``limit + 1``
     matches when a limit is given."""
     pattern = re.compile(search if is_regex else re.escape(search))
+    replaced = ((m.start(), m.end(), m.expand(replace) if is_regex else replace) for m in pattern.finditer(text))
+    return _minimal_edits(text, replaced, limit)
+
+
+def _minimal_edits(text: str, edits: Iterable[tuple[int, int, str]], limit: int | None = None) -> list[TextEditCp]:
+    """Replacements ``(start, end, new)`` as minimal edits, unchanged ones
+    dropped; only the first ``limit + 1`` when a limit is given."""
     out: list[TextEditCp] = []
-    for i, m in enumerate(pattern.finditer(text)):
-        if limit is not None and i > limit:
-            break
-        new = m.expand(replace) if is_regex else replace
-        old = m.group()
+    for start, end, new in itertools.islice(edits, None if limit is None else limit + 1):
+        old = text[start:end]
         if new == old:
             continue
-        pre, suf, _ = trim_edit(old, new)
-        start, end, ins = align_lines(text, m.start() + pre, m.end() - suf, new[pre : len(new) - suf])
-        out.append(TextEditCp(start, end, ins))
+        pre, suf = common_affixes(old, new)
+        s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
+        out.append(TextEditCp(s, e, ins))
     return out
 
 
@@ -83,24 +89,6 @@ def _same_change(text: str, a: Sequence[TextEditCp], b: Sequence[TextEditCp]) ->
 
 # hole kinds with a portable class (a string hole would need a negated class)
 _PORTABLE_HOLES = {IDENT: "([A-Za-z_][A-Za-z0-9_]*)", NUMBER: "([0-9][A-Za-z0-9_.]*)"}
-_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_SYNTAX = frozenset("\\^$.|?*+()[]{}")
-
-
-def _escape(literal: str) -> str | None:
-    """``literal`` as portable pattern text, or None (a control character, a
-    character outside the Basic Multilingual Plane)."""
-    out = []
-    for ch in literal:
-        if ch in _SYNTAX:
-            out.append("\\" + ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F or ord(ch) > 0xFFFF:
-            return None
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def portable_pattern(rule: Rule) -> tuple[str, str] | None:
@@ -112,7 +100,7 @@ def portable_pattern(rule: Rule) -> tuple[str, str] | None:
     parts: list[str] = []
     for part in rule.before:
         if isinstance(part, str):
-            escaped = _escape(part)
+            escaped = escape(part)
             if escaped is None:
                 return None
             parts.append(escaped)
@@ -154,23 +142,10 @@ def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, boo
     if portable is None:
         return None
     search, replace = portable
-    got = _expand_edits(text, replace_edits(text, search, replace), len(wanted))
+    got = _minimal_edits(text, replace_edits(text, search, replace), len(wanted))
     if _same_change(text, got, wanted):
         return search, replace, True, got
     return None
-
-
-def _expand_edits(text: str, edits: Sequence[tuple[int, int, str]], limit: int) -> list[TextEditCp]:
-    """A client's replacements as minimal edits, as :func:`expand` gives them."""
-    out: list[TextEditCp] = []
-    for start, end, new in edits[: limit + 1]:
-        old = text[start:end]
-        if new == old:
-            continue
-        pre, suf, _ = trim_edit(old, new)
-        s, e, ins = align_lines(text, start + pre, end - suf, new[pre : len(new) - suf])
-        out.append(TextEditCp(s, e, ins))
-    return out
 
 
 class SearchReplaceSuggester:

@@ -21,7 +21,9 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
-from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward, trim_edit
+from nextedit.suggest.repeat.replay import Replay
+from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward
+from nextedit.text import common_affixes
 
 # a site region (the lines a match may span) longer than this is skipped
 _MAX_REGION_CHARS = 4000
@@ -236,30 +238,14 @@ class MatchMemo:
         return found
 
 
-class _Found:
+class _Found(Replay[_Match]):
     """One pattern's matches so far, and the rest to come."""
 
-    __slots__ = ("_scan", "_rest", "_seen", "_done")
+    __slots__ = ("_scan",)
 
     def __init__(self, text: str, rule: Rule, cancelled: Callable[[], bool] | None) -> None:
         self._scan = _Scan(cancelled)
-        self._rest = _matches(text, rule, self._scan)
-        self._seen: list[_Match] = []
-        self._done = False
-
-    def __iter__(self) -> Iterator[_Match]:
-        i = 0
-        while True:
-            if i == len(self._seen):
-                if self._done:
-                    return
-                m = next(self._rest, None)
-                if m is None:
-                    self._done = True
-                    return
-                self._seen.append(m)
-            yield self._seen[i]
-            i += 1
+        super().__init__(_matches(text, rule, self._scan))
 
     @property
     def complete(self) -> bool:
@@ -318,7 +304,7 @@ def scan_sites(
             return None, matches.complete
     sites = []
     for ms, me, old, replaced in found:
-        pre, suf, _ = trim_edit(old, replaced)
+        pre, suf = common_affixes(old, replaced)
         start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
         sites.append(Site(start, end, new, ms, me, old))
     return sites, matches.complete

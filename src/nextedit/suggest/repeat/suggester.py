@@ -23,7 +23,6 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -31,7 +30,7 @@ from collections.abc import Callable, Sequence
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, line_sites
-from nextedit.suggest.repeat.rules import _COMMENT_STARTS, literal_specificity
+from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -41,8 +40,6 @@ from nextedit.syntax import enclosing_node
 from nextedit.text.lexical import WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
-
-log = logging.getLogger(__name__)
 
 # how many sites of each rule become candidates
 _MAX_CANDIDATES = 3
@@ -154,10 +151,16 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        candidates: list[Candidate] = []
-        candidates.extend(_line_candidates(context, self.name))
         renames = _renamed_pairs(context)
         category = categorizer(context) if renames else None
+        # an identifier's rename is the rename suggester's (it knows the binding)
+        candidates = [
+            c
+            for c in _line_candidates(context, self.name)
+            if not _renames_an_identifier(
+                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
+            )
+        ]
         for proposal in proposals:
             rule = proposal.rule
             evidence = evidence_lines(proposal)
@@ -166,7 +169,7 @@ class RepeatEditSuggester:
                 if context.cancelled():
                     return SilenceReason.CANCELLED
                 if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
-                    continue  # that identifier's rename is the rename suggester's (it knows the binding)
+                    continue
                 candidates.append(
                     Candidate(
                         kind="edit",
@@ -186,13 +189,7 @@ class RepeatEditSuggester:
                         ),
                     )
                 )
-        return [
-            c
-            for c in candidates
-            if not _renames_an_identifier(
-                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
-            )
-        ] or SilenceReason.NO_CANDIDATES
+        return candidates or SilenceReason.NO_CANDIDATES
 
 
 def _renames_an_identifier(
@@ -295,7 +292,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         same_line_text=True,
                         same_line_shape=True,
                         prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-                        comment=any(x.lstrip().startswith(_COMMENT_STARTS) for x in (*before, *after) if x),
+                        comment=any(x.lstrip().startswith(COMMENT_STARTS) for x in (*before, *after) if x),
                         above_source=above,
                         lines_from_examples=near,
                         between_examples=between,

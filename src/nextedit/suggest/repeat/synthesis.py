@@ -83,7 +83,6 @@ from nextedit.suggest.repeat.sites import (
     same_category,
     scan_sites,
 )
-from nextedit.suggest.repeat.text import align_lines, trim_edit  # noqa: F401
 
 __all__ = [
     "EditExample",

@@ -2,8 +2,7 @@
 
 Owns small string functions the synthesis shares: the start/end of the lines
 around an offset (bounded by a floor or ceiling so a long line is never
-walked whole), the common prefix/suffix of an edit (:func:`trim_edit`),
-whether an offset sits between two word characters, sliding a whole-line
+walked whole), whether an offset sits between two word characters, sliding a whole-line
 insertion or deletion to a line start (:func:`align_lines`) and whether a
 text reads as prose.
 
@@ -16,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from nextedit.text import common_affixes
 from nextedit.text.lexical import is_plain_word_char
 
 
@@ -41,12 +39,6 @@ def lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> in
             return ceiling
         end = nl + 1
     return end
-
-
-def trim_edit(old: str, new: str) -> tuple[int, int, int]:
-    """Common prefix length and the lengths of old/new suffix shared."""
-    pre, suf = common_affixes(old, new)
-    return pre, suf, 0
 
 
 def glued(text: str, pos: int) -> bool:
