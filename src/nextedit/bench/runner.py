@@ -169,9 +169,14 @@ def agent_description(opts: ReplayOptions) -> str:
         extra = f" with {' '.join(shlex.quote(a) for a in opts.provider_args)}" if opts.provider_args else ""
         return f"nextedit.acp.inprocess.InProcessAgent (in-process){extra}"
     state = Path("$STATE")
-    cmd = list(opts.agent_cmd) if opts.agent_cmd else default_agent_command(state)
-    cmd = [a.replace("{state}", str(state)) for a in cmd] + list(opts.provider_args)
+    cmd = _agent_argv(opts, state)
     return " ".join(shlex.quote(a) for a in cmd).replace(shlex.quote(str(state)), "$STATE")
+
+
+def _agent_argv(opts: ReplayOptions, state: Path) -> list[str]:
+    """The agent's command line: ``--agent-cmd`` with ``{state}`` filled in (else the default), then the provider flags."""
+    cmd = [a.replace("{state}", str(state)) for a in opts.agent_cmd] if opts.agent_cmd else default_agent_command(state)
+    return cmd + list(opts.provider_args)
 
 
 def _transport_factory(opts: ReplayOptions, state: Path) -> Callable[[], Transport]:
@@ -183,8 +188,7 @@ def _transport_factory(opts: ReplayOptions, state: Path) -> Callable[[], Transpo
             return InProcessTransport(state, InProcessAgent(state, _agent_settings(opts)))
 
         return in_process
-    cmd = [a.replace("{state}", str(state)) for a in opts.agent_cmd] if opts.agent_cmd else default_agent_command(state)
-    cmd += list(opts.provider_args)
+    cmd = _agent_argv(opts, state)
 
     def subprocess_agent() -> Transport:
         return SubprocessTransport(cmd, timeout=opts.timeout, stderr_path=state / "agent-stderr.log", env=agent_env())
