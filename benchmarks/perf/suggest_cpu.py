@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -68,6 +67,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from agent_cpu import cpu_ns
 from languages import LANGUAGES, Source, source
 from results_file import run_metadata, write_results
 
@@ -80,18 +80,6 @@ SCALING_SCENARIOS = ("rename", "rename-global", "keystroke", "repeat", "signatur
 
 
 # ---------------------------------------------------------------- processes
-
-
-def cpu_ns(pid: int) -> int:
-    """CPU time of every thread of ``pid`` so far (schedstat's first field, ns)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass  # a thread that just ended
-    return total
 
 
 class Agent:
