@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent_cpu import cpu_ns
 from results_file import run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,11 +64,6 @@ def read_frame(stream: Any) -> dict[str, Any]:
         if name.strip().lower() == b"content-length":
             length = int(value)
     return json.loads(stream.read(length))
-
-
-def cpu_ns(pid: int) -> int:
-    """CPU time of every thread of the process (both readers read on a thread of their own)."""
-    return sum(int((task / "schedstat").read_text().split()[0]) for task in Path(f"/proc/{pid}/task").iterdir())
 
 
 def python_source(lines: int) -> str:

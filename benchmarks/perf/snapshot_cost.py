@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent_cpu import cpu_ns
 from results_file import run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,14 +38,7 @@ KINDS = {"nes": {"rename": {}, "jump": {}, "searchAndReplace": {}}}
 
 
 def cpu_ms(pid: int) -> float:
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except FileNotFoundError:  # a thread that just ended
-            pass
-    return total / 1e6
+    return cpu_ns(pid) / 1e6
 
 
 class Agent:

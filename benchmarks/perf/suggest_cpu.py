@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -68,6 +67,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from agent_cpu import cpu_ns
 from languages import LANGUAGES, Source, source
 from results_file import run_metadata, write_results
 
@@ -80,18 +80,6 @@ SCALING_SCENARIOS = ("rename", "rename-global", "keystroke", "repeat", "signatur
 
 
 # ---------------------------------------------------------------- processes
-
-
-def cpu_ns(pid: int) -> int:
-    """CPU time of every thread of ``pid`` so far (schedstat's first field, ns)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass  # a thread that just ended
-    return total
 
 
 class Agent:
@@ -128,16 +116,7 @@ class Agent:
 
     def probe(self) -> None:
         """A request answered without touching the engine (a document not open)."""
-        self.call(
-            "nes/suggest",
-            {
-                "sessionId": self.session,
-                "uri": "file:///bench/not-open",
-                "version": 0,
-                "position": {"line": 0, "character": 0},
-                "triggerKind": "automatic",
-            },
-        )
+        self.call("nes/suggest", self._probe_params())
 
     def start(self) -> None:
         self.call(
@@ -301,6 +280,16 @@ def quantiles(values: list[float]) -> dict[str, float]:
     return {"n": len(ordered), "p50": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": ordered[-1]}
 
 
+def paired_quantiles(cpu: dict[str, list[float]], wall: dict[str, list[float]]) -> dict[str, Any]:
+    """The quantiles of both agents' samples, under the keys every paired row carries."""
+    return {
+        "cpu_ms": quantiles(cpu["nextedit"]),
+        "wall_ms": quantiles(wall["nextedit"]),
+        "echo_cpu_ms": quantiles(cpu["echo"]),
+        "echo_wall_ms": quantiles(wall["echo"]),
+    }
+
+
 def first_suggestion(answer: dict[str, Any] | None) -> str:
     suggestions = (answer or {}).get("result", {}).get("suggestions") or []
     return suggestions[0]["kind"] if suggestions else "none"
@@ -346,10 +335,7 @@ def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[s
         "lines": src.lines,
         "requests": count,
         "first_suggestion_kinds": dict(kinds),
-        "cpu_ms": quantiles(cpu["nextedit"]),
-        "wall_ms": quantiles(wall["nextedit"]),
-        "echo_cpu_ms": quantiles(cpu["echo"]),
-        "echo_wall_ms": quantiles(wall["echo"]),
+        **paired_quantiles(cpu, wall),
     }
 
 
@@ -438,10 +424,7 @@ def run_long_line(size: int, count: int) -> dict[str, Any]:
     return {
         "bytes": len(text),
         "keystrokes": count,
-        "cpu_ms": quantiles(cpu["nextedit"]),
-        "wall_ms": quantiles(wall["nextedit"]),
-        "echo_cpu_ms": quantiles(cpu["echo"]),
-        "echo_wall_ms": quantiles(wall["echo"]),
+        **paired_quantiles(cpu, wall),
     }
 
 
@@ -485,10 +468,7 @@ def run_first_suggest(language: str, lines: int, processes: int, pause_ms: float
         "pause_ms": pause_ms,
         "first_suggestion_kinds": dict(kinds),
         "did_open_cpu_ms": quantiles(open_cpu),
-        "cpu_ms": quantiles(cpu["nextedit"]),
-        "wall_ms": quantiles(wall["nextedit"]),
-        "echo_cpu_ms": quantiles(cpu["echo"]),
-        "echo_wall_ms": quantiles(wall["echo"]),
+        **paired_quantiles(cpu, wall),
     }
 
 

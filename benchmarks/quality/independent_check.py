@@ -186,14 +186,20 @@ class Agent:
 # --------------------------------------------------------------------------
 # scoring
 # --------------------------------------------------------------------------
+def kept_ends(old: str, new: str) -> tuple[int, int]:
+    """How many characters ``old`` and ``new`` share at the start, then at the end (not overlapping)."""
+    p = 0
+    while p < len(old) and p < len(new) and old[p] == new[p]:
+        p += 1
+    q = 0
+    while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
+        q += 1
+    return p, q
+
+
 def lcs(a: str, b: str) -> int:
     """Longest common subsequence length (bit-parallel over the shorter string's complement)."""
-    i = 0
-    while i < len(a) and i < len(b) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < len(a) - i and j < len(b) - i and a[-1 - j] == b[-1 - j]:
-        j += 1
+    i, j = kept_ends(a, b)
     a, b = a[i : len(a) - j], b[i : len(b) - j]
     if not a or not b:
         return i + j
@@ -304,12 +310,7 @@ def correct_change(uri: str, edits: list[tuple[int, int, str]], docs: dict[str, 
     regions = []
     for s, e, new in edits:
         old = doc.text[s:e]
-        p = 0
-        while p < len(old) and p < len(new) and old[p] == new[p]:
-            p += 1
-        q = 0
-        while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
-            q += 1
+        p, q = kept_ends(old, new)
         if p == len(old) - q and p == len(new) - q:
             continue  # changes nothing
         regions.append((s + p, e - q, new[p : len(new) - q]))
@@ -358,12 +359,7 @@ class Reversals:
 
     def record(self, uri: str, start: int, end: int, old: str, new: str) -> None:
         # what was really typed and deleted: the change without what it kept at either end
-        p = 0
-        while p < len(old) and p < len(new) and old[p] == new[p]:
-            p += 1
-        q = 0
-        while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
-            q += 1
+        p, q = kept_ends(old, new)
         start, end, old, new = start + p, end - q, old[p : len(old) - q], new[p : len(new) - q]
         spans = []
         delta = len(new) - (end - start)
@@ -385,13 +381,8 @@ class Reversals:
 
     def undoes(self, uri: str, edits: list[tuple[int, int, str]], text: str) -> bool:
         for s, e, new in edits:
-            old = text[s:e]
-            p = 0  # what the edit really deletes and inserts: without what it keeps at either end
-            while p < len(old) and p < len(new) and old[p] == new[p]:
-                p += 1
-            q = 0
-            while q < len(old) - p and q < len(new) - p and old[-1 - q] == new[-1 - q]:
-                q += 1
+            # what the edit really deletes and inserts: without what it keeps at either end
+            p, q = kept_ends(text[s:e], new)
             s, e, new = s + p, e - q, new[p : len(new) - q]
             if e > s and any(a < e and s < b for a, b in self.typed.get(uri, [])):
                 return True

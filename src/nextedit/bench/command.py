@@ -186,7 +186,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 def _run_mine(args: argparse.Namespace) -> int:
     from nextedit.bench.miner import GitError, mine, write_sessions
-    from nextedit.bench.runner import BenchError, check_writable_file
+    from nextedit.bench.runner import BenchError, ProgressBar, check_writable_file
 
     out = Path(args.output)
     repo = Path(args.repo)
@@ -197,7 +197,11 @@ def _run_mine(args: argparse.Namespace) -> int:
     except BenchError as exc:
         print(f"nextedit traces mine: error: {exc}", file=sys.stderr)
         return 2
-    progress = _MineProgress(enabled=not args.no_progress and sys.stderr.isatty())
+    bar = ProgressBar("[bold]mine[/] commits", None, enabled=not args.no_progress and sys.stderr.isatty())
+
+    def progress(commits_done: int, commits_total: int, sessions: int) -> None:
+        bar.update(commits_done, commits_total, f"{sessions} sessions")
+
     try:
         mined = mine(
             repo,
@@ -208,13 +212,13 @@ def _run_mine(args: argparse.Namespace) -> int:
             max_hunks=args.max_hunks,
             random_order=not args.no_random,
             license_id=args.license,
-            progress=progress.update,
+            progress=progress,
         )
     except GitError as exc:
         print(f"nextedit traces mine: error: {exc}", file=sys.stderr)
         return 2
     finally:
-        progress.stop()
+        bar.stop()
     try:
         write_sessions(mined.sessions, out)
     except OSError as exc:
@@ -239,33 +243,3 @@ def _run_mine(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
-
-
-class _MineProgress:
-    """Commits walked and sessions found, on a terminal."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.bar = None
-        self.task = None
-        if enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(
-                TextColumn("[bold]mine[/] commits"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.description}"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("", total=None)
-
-    def update(self, commits_done: int, commits_total: int, sessions: int) -> None:
-        if self.bar is not None and self.task is not None:
-            self.bar.update(self.task, completed=commits_done, total=commits_total, description=f"{sessions} sessions")
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()

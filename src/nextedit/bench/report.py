@@ -114,25 +114,13 @@ def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str,
     """
 
     def row(name: str, lang: str, d: dict[str, Any], lat: dict[str, Any]) -> tuple[str, ...]:
-        jumps = f"{d['jumps_landed']} / {d['jumps_correct']} of {d['jumps']}"
-        latency = f"{_ms(lat['p50'])} / {_ms(lat['p99'])}"
         if compact:
             jumps = f"{d['jumps_landed']}/{d['jumps_correct']}/{d['jumps']}"
             latency = f"{_ms(lat['p50'])}/{_ms(lat['p99'])}"
-            return (
-                name,
-                str(d["queries"]),
-                str(d["answered"]),
-                _pct(d["precision"]),
-                _pct(d["recall_related"]),
-                _pct(d["silence"]),
-                str(d["reversals"]),
-                jumps,
-                latency,
-            )
-        return (
-            name,
-            lang,
+        else:
+            jumps = f"{d['jumps_landed']} / {d['jumps_correct']} of {d['jumps']}"
+            latency = f"{_ms(lat['p50'])} / {_ms(lat['p99'])}"
+        cells = (
             str(d["queries"]),
             str(d["answered"]),
             _pct(d["precision"]),
@@ -142,6 +130,7 @@ def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str,
             jumps,
             latency,
         )
+        return (name, *cells) if compact else (name, lang, *cells)
 
     rows = [row(k, ", ".join(d["languages"]), d, d["latency_ms"]) for k, d in m["by_repository"].items()]
     pooled = {**m, "queries": m["scored_queries"]}

@@ -169,9 +169,14 @@ def agent_description(opts: ReplayOptions) -> str:
         extra = f" with {' '.join(shlex.quote(a) for a in opts.provider_args)}" if opts.provider_args else ""
         return f"nextedit.acp.inprocess.InProcessAgent (in-process){extra}"
     state = Path("$STATE")
-    cmd = list(opts.agent_cmd) if opts.agent_cmd else default_agent_command(state)
-    cmd = [a.replace("{state}", str(state)) for a in cmd] + list(opts.provider_args)
+    cmd = _agent_argv(opts, state)
     return " ".join(shlex.quote(a) for a in cmd).replace(shlex.quote(str(state)), "$STATE")
+
+
+def _agent_argv(opts: ReplayOptions, state: Path) -> list[str]:
+    """The agent's command line: ``--agent-cmd`` with ``{state}`` filled in (else the default), then the provider flags."""
+    cmd = [a.replace("{state}", str(state)) for a in opts.agent_cmd] if opts.agent_cmd else default_agent_command(state)
+    return cmd + list(opts.provider_args)
 
 
 def _transport_factory(opts: ReplayOptions, state: Path) -> Callable[[], Transport]:
@@ -183,8 +188,7 @@ def _transport_factory(opts: ReplayOptions, state: Path) -> Callable[[], Transpo
             return InProcessTransport(state, InProcessAgent(state, _agent_settings(opts)))
 
         return in_process
-    cmd = [a.replace("{state}", str(state)) for a in opts.agent_cmd] if opts.agent_cmd else default_agent_command(state)
-    cmd += list(opts.provider_args)
+    cmd = _agent_argv(opts, state)
 
     def subprocess_agent() -> Transport:
         return SubprocessTransport(cmd, timeout=opts.timeout, stderr_path=state / "agent-stderr.log", env=agent_env())
@@ -255,10 +259,10 @@ def _replay_shard_in_worker(shard: Shard, opts: ReplayOptions) -> ShardResult:
 # --------------------------------------------------------------------------
 # running all shards
 # --------------------------------------------------------------------------
-class _Progress:
-    """A rich progress bar on stderr (or nothing)."""
+class ProgressBar:
+    """A rich progress bar on stderr (or nothing): ``label``, the bar, done of ``total``, a description, the time."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, label: str, total: int | None, enabled: bool) -> None:
         self.bar: Any = None
         self.task: Any = None
         if not enabled:
@@ -267,7 +271,7 @@ class _Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.bar = Progress(
-            TextColumn("[bold]bench[/]"),
+            TextColumn(label),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.description}"),
@@ -276,7 +280,7 @@ class _Progress:
             transient=False,
         )
         self.bar.start()
-        self.task = self.bar.add_task("", total=max(total, 1))
+        self.task = self.bar.add_task("", total=total)
 
     def advance(self, n: int = 1) -> None:
         if self.bar is not None:
@@ -285,6 +289,10 @@ class _Progress:
     def describe(self, text: str) -> None:
         if self.bar is not None:
             self.bar.update(self.task, description=text)
+
+    def update(self, completed: int, total: int, description: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=completed, total=total, description=description)
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -295,7 +303,7 @@ def run_shards(
     planned: list[tuple[Shard, list[Session]]], opts: ReplayOptions, *, jobs: int = 1, progress: bool = False
 ) -> tuple[list[SessionResult], list[str], dict[str, Any]]:
     """Replay every shard; results and explain lines in shard order, whatever ``jobs`` is."""
-    bar = _Progress(sum(s.queries for s, _ in planned), progress)
+    bar = ProgressBar("[bold]bench[/]", max(sum(s.queries for s, _ in planned), 1), progress)
     outs: list[ShardResult] = []
     try:
         use_pool = jobs > 1 or (opts.in_process and len(planned) > 1)
@@ -321,7 +329,7 @@ def run_shards(
 
 
 def _run_pool(
-    planned: list[tuple[Shard, list[Session]]], opts: ReplayOptions, jobs: int, bar: _Progress
+    planned: list[tuple[Shard, list[Session]]], opts: ReplayOptions, jobs: int, bar: ProgressBar
 ) -> list[ShardResult]:
     ctx = multiprocessing.get_context("spawn")  # no inherited threads or engine state
     progress_queue = ctx.Queue()
