@@ -376,10 +376,6 @@ class Session:
     _rejected_rules: dict[str, int] = field(default_factory=dict)
     closed: bool = False
 
-    def __post_init__(self) -> None:
-        if self.feedback is not None:
-            self.engine.feedback_counts = self.feedback.verdicts_by_suggester()
-
     # -- documents -----------------------------------------------------------
 
     def did_open(self, uri: str, language_id: str, version: int, text: str) -> None:
