@@ -261,8 +261,6 @@ class SuggestWork:
         """The engine's answer on the snapshot; stops at its next check once ``cancelled()``."""
         if cancelled():
             return SuggestResult((), SilenceReason.CANCELLED)
-        state = self.workspace.get(self.uri)
-        assert state is not None  # prepare_suggest snapshots the request document
         if self.feedback_counts is not None:  # the counts as they were when the request arrived
             self.engine.feedback_counts = self.feedback_counts
         outcome = self.engine.suggest(
@@ -274,7 +272,7 @@ class SuggestWork:
     def request(self) -> SuggestRequest:
         """The request in the engine's terms (code-point offsets of the snapshot)."""
         state = self.workspace.get(self.uri)
-        assert state is not None
+        assert state is not None  # prepare_suggest snapshots the request document
         document = state.document
         return SuggestRequest(
             uri=self.uri,
