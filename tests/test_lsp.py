@@ -21,6 +21,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities, make_test_lsp_client
 
+from tests.helpers.lsp_texts import GEOM, MAIN, TESTS
+
 COPILOT_INLINE_EDIT = "textDocument/copilotInlineEdit"
 DID_SHOW_INLINE_EDIT = "textDocument/didShowInlineEdit"
 
@@ -326,9 +328,7 @@ async def test_rename_propagates_as_inline_edit_and_code_action(editor_factory: 
 
 
 GEOM_URI = "file:///project/geom.py"
-GEOM = "def area(w, h):\n    return w * h\n"
 MAIN_URI = "file:///project/main.py"
-MAIN = "from geom import area\n\nprint(area(2, 3))\nprint(area(4, 5))\n"
 
 
 async def test_a_cross_file_rename_names_the_other_document_and_its_version(editor_factory: Any) -> None:
@@ -353,20 +353,6 @@ async def test_a_cross_file_rename_names_the_other_document_and_its_version(edit
     editor.apply([(e["textDocument"]["uri"], e["range"], e["text"]) for e in items])
     assert editor.text[MAIN_URI] == MAIN.replace("area", "surface")
     assert editor.text[GEOM_URI] == GEOM.replace("area", "surface")
-
-
-TESTS = """\
-import unittest
-
-
-class T(unittest.TestCase):
-    def test_a(self):
-        self.assertEquals(1, 1)
-        self.assertEquals(2, 2)
-        self.assertEquals(3, 3)
-        self.assertEquals(4, 4)
-        self.assertEquals(5, 5)
-"""
 
 
 async def test_accepting_one_site_of_a_repeated_edit_moves_the_cursor_to_the_next(editor_factory: Any) -> None:

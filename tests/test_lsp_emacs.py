@@ -19,27 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.lsp_texts import GEOM, MAIN, TESTS
+
 REPO = Path(__file__).resolve().parents[1]
 DRIVER = REPO / "tests" / "emacs" / "nextedit-driver.el"
 DOCS = REPO / "README.md"
 EMACS = shutil.which("emacs")
 
 pytestmark = pytest.mark.skipif(EMACS is None, reason="no emacs (apt install emacs-nox elpa-eglot)")
-
-GEOM = "def area(w, h):\n    return w * h\n"
-MAIN = "from geom import area\n\nprint(area(2, 3))\nprint(area(4, 5))\n"
-TESTS = """\
-import unittest
-
-
-class T(unittest.TestCase):
-    def test_a(self):
-        self.assertEquals(1, 1)
-        self.assertEquals(2, 2)
-        self.assertEquals(3, 3)
-        self.assertEquals(4, 4)
-        self.assertEquals(5, 5)
-"""
 
 
 def docs_snippet() -> str:

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.lsp_texts import GEOM, MAIN, TESTS
+
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "nvim" / "nextedit.lua"
 DOCS = REPO / "README.md"
@@ -156,10 +158,6 @@ def test_the_documented_neovim_setup_works_as_printed(tmp_path: Path) -> None:
     assert [r["action"] for r in records] == ["accept"]
 
 
-GEOM = "def area(w, h):\n    return w * h\n"
-MAIN = "from geom import area\n\nprint(area(2, 3))\nprint(area(4, 5))\n"
-
-
 def test_the_documented_setup_applies_a_cross_file_rename_to_the_other_file(tmp_path: Path) -> None:
     # geom.py renames `area`; main.py, open beside it at the same version number, needs it too
     texts = run_snippet(tmp_path, "snippet-crossfile", {"main.py": MAIN, "geom.py": GEOM})
@@ -167,20 +165,6 @@ def test_the_documented_setup_applies_a_cross_file_rename_to_the_other_file(tmp_
     assert texts["main.py"] == MAIN.replace("area", "surface")
     records = feedback(tmp_path / "xdg-state" / "nextedit")
     assert [(r["action"], r["uri"].rsplit("/", 1)[-1]) for r in records] == [("accept", "main.py")]
-
-
-TESTS = """\
-import unittest
-
-
-class T(unittest.TestCase):
-    def test_a(self):
-        self.assertEquals(1, 1)
-        self.assertEquals(2, 2)
-        self.assertEquals(3, 3)
-        self.assertEquals(4, 4)
-        self.assertEquals(5, 5)
-"""
 
 
 def test_the_documented_setup_walks_a_repeated_edit_site_by_site(tmp_path: Path) -> None:

@@ -90,9 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args, extras = parser.parse_known_args(argv)
-    if extras:
-        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    args = parser.parse_args(argv)
     if getattr(args, "command", None) is None:
         parser.error("the following arguments are required: COMMAND")
     setup_logging(args.log_level, args.log_file)

@@ -261,8 +261,6 @@ class SuggestWork:
         """The engine's answer on the snapshot; stops at its next check once ``cancelled()``."""
         if cancelled():
             return SuggestResult((), SilenceReason.CANCELLED)
-        state = self.workspace.get(self.uri)
-        assert state is not None  # prepare_suggest snapshots the request document
         if self.feedback_counts is not None:  # the counts as they were when the request arrived
             self.engine.feedback_counts = self.feedback_counts
         outcome = self.engine.suggest(
@@ -274,7 +272,7 @@ class SuggestWork:
     def request(self) -> SuggestRequest:
         """The request in the engine's terms (code-point offsets of the snapshot)."""
         state = self.workspace.get(self.uri)
-        assert state is not None
+        assert state is not None  # prepare_suggest snapshots the request document
         document = state.document
         return SuggestRequest(
             uri=self.uri,
@@ -376,10 +374,6 @@ class Session:
     _rejected_rules: dict[str, int] = field(default_factory=dict)
     closed: bool = False
 
-    def __post_init__(self) -> None:
-        if self.feedback is not None:
-            self.engine.feedback_counts = self.feedback.verdicts_by_suggester()
-
     # -- documents -----------------------------------------------------------
 
     def did_open(self, uri: str, language_id: str, version: int, text: str) -> None:
@@ -391,7 +385,7 @@ class Session:
         """
         document = Document(uri, language_id, version, text)
         language = language_for(language_id, uri)
-        syntax = _parse_later(language, document.source_bytes) if language else None
+        syntax = SyntaxTree.parse_later(language, document.source_bytes) if language else None
         self.documents[uri] = DocumentState(document, language, syntax, EditHistory(uri))
 
     def did_change(self, uri: str, version: int, changes: Sequence[TextChange]) -> bool:
@@ -592,33 +586,6 @@ class Session:
 
     def states(self) -> list[DocumentState]:
         return list(self.documents.values())
-
-
-@dataclass(frozen=True, slots=True)
-class _WholeText:
-    """A tree edit inserting all of ``source`` into an empty text (a ``TreeEdit``)."""
-
-    new_end_byte: int
-    new_end_point: tuple[int, int]
-    start_byte: int = 0
-    old_end_byte: int = 0
-    start_point: tuple[int, int] = (0, 0)
-    old_end_point: tuple[int, int] = (0, 0)
-
-
-def _parse_later(language: str, source: bytes) -> SyntaxTree:
-    """The tree of ``source`` with its parse deferred to its first reader.
-
-    An empty tree edited to span ``source``: the deferred re-parse then
-    parses all of it (tree-sitter reuses nothing of an empty tree: the same
-    tree as a fresh parse, in about the same time).
-    """
-    syntax = SyntaxTree.parse(language, b"")
-    if source:
-        rows = source.count(b"\n")
-        column = len(source) - source.rfind(b"\n") - 1
-        syntax.apply_edits((_WholeText(len(source), (rows, column)),), source)
-    return syntax
 
 
 def _trigger_kind(name: str) -> TriggerKind:

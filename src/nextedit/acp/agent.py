@@ -65,10 +65,6 @@ class SuggestJob:
     # an anyio CancelScope when run by the stdio server; anything with cancel()
     scope: Any = None
 
-    @property
-    def cancelled(self) -> bool:
-        return self.answered
-
 
 @dataclass
 class Agent:

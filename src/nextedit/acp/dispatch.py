@@ -54,6 +54,7 @@ __all__ = [
     "begin_suggest",
     "compute_suggest",
     "end_suggest",
+    "fail_suggest",
     "receive",
     "run_suggest",
     "warm_up",
@@ -140,7 +141,7 @@ def begin_suggest(agent: Agent, job: SuggestJob) -> SuggestWork | None:
         )
     except Exception:
         log.exception("nes/suggest %r failed", job.request_id)
-        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        fail_suggest(agent, job)
         return None
     if work is None:
         agent.finish(job, EMPTY)
@@ -172,7 +173,7 @@ def end_suggest(agent: Agent, job: SuggestJob, work: SuggestWork, result: Sugges
 
     session = agent.sessions.get(job.session_id)
     if isinstance(result, Exception):
-        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        fail_suggest(agent, job)
         return
     if session is None:
         agent.finish(job, EMPTY)
@@ -186,9 +187,14 @@ def end_suggest(agent: Agent, job: SuggestJob, work: SuggestWork, result: Sugges
         suggestions = [s for s in (wire.suggestion_to_wire(x, session.kinds) for x in placed) if s]
     except Exception:
         log.exception("nes/suggest %r failed", job.request_id)
-        agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+        fail_suggest(agent, job)
         return
     agent.finish(job, {"suggestions": suggestions})
+
+
+def fail_suggest(agent: Agent, job: SuggestJob) -> None:
+    """Answer ``job`` -32603 unless answered already (the caller logged the traceback)."""
+    agent.finish(job, None, InternalError(_SUGGEST))
 
 
 def run_suggest(agent: Agent, job: SuggestJob) -> None:
@@ -382,7 +388,7 @@ def _request(agent: Agent, request_id: str | int, method: str, params: Any) -> S
         return None
     except Exception:
         log.exception("request %s %r failed", method, request_id)
-        agent.answer_error(request_id, InternalError(f"internal error in {method} (see the agent's log)"))
+        agent.answer_error(request_id, InternalError(method))
         return None
     agent.answer(request_id, result)
     return None

@@ -67,7 +67,12 @@ class InvalidParams(RpcError):
 
 
 class InternalError(RpcError):
+    """A bug while handling ``method``: its traceback is in the agent's log, not in the answer."""
+
     code = -32603
+
+    def __init__(self, method: str) -> None:
+        super().__init__(f"internal error in {method} (see the agent's log)")
 
 
 class UnknownSession(RpcError):

@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, SuggestJob
-from nextedit.acp.errors import InternalError
 from nextedit.acp.transport import LineWriter, read_batches, read_first_batch
 from nextedit.settings import Settings
 
@@ -76,7 +75,7 @@ async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
                 dispatch.end_suggest(agent, job, work, result)
             except Exception:  # a bug: this request fails, the connection lives on
                 log.exception("nes/suggest %r failed", job.request_id)
-                agent.finish(job, None, InternalError("internal error in nes/suggest (see the agent's log)"))
+                dispatch.fail_suggest(agent, job)
 
 
 def _input_waiting(fd: int) -> bool:

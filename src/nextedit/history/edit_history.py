@@ -154,7 +154,8 @@ class EditHistory:
         self._entries: deque[_Entry] = deque()
         self._revision = 0
         self._document: Document | None = None
-        self._snapshot: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
+        # the developer edits described for one (revision, document version), once asked for
+        self._described: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
         # session-long reversal guard (FORMAT.md "reversal"): spans of text the
         # developer typed, tracked through every later change, and the non-blank
         # texts they deleted; both bounded
@@ -181,7 +182,7 @@ class EditHistory:
             self._track_typed_and_deleted(start, old, new)
             self._record_one(start, old, new, version)
         self._revision += 1
-        self._snapshot = None
+        self._described = None
 
     def _record_one(self, start: int, old: str, new: str, version: int) -> None:
         end = start + len(old)  # end of the replaced span, in the text before
@@ -322,25 +323,26 @@ class EditHistory:
     def adopt(self, snapshot: EditHistory) -> bool:
         """Keep the descriptions a reader of ``snapshot`` (taken from this
         history) worked out, if nothing was recorded since."""
-        described = snapshot._snapshot
-        if described is None or self._snapshot is not None:
+        described = snapshot._described
+        if described is None or self._described is not None or described[0] != self._key():
             return False
-        version = self._document.version if self._document is not None else 0
-        if described[0] != (self._revision, version):
-            return False
-        self._snapshot = described
+        self._described = described
         return True
 
     # -- reading -----------------------------------------------------------
 
     def edits(self) -> list[DeveloperEdit]:
         """Developer edits, oldest first, in offsets of the current text."""
-        key = (self._revision, self._document.version if self._document is not None else 0)
-        if self._snapshot is not None and self._snapshot[0] == key:
-            return list(self._snapshot[1])
+        key = self._key()
+        if self._described is not None and self._described[0] == key:
+            return list(self._described[1])
         out = [self._describe(entry) for entry in self._entries]
-        self._snapshot = (key, out)
+        self._described = (key, out)
         return list(out)
+
+    def _key(self) -> tuple[int, int]:
+        """What the descriptions depend on: the entries' revision and the document's version."""
+        return self._revision, self._document.version if self._document is not None else 0
 
     def newest_seq(self) -> int:
         """The ``seq`` of the newest developer edit (0: none), without describing any."""

@@ -49,6 +49,8 @@ byte ranges out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import tree_sitter
 
 from nextedit.syntax.keyword_arguments import (
@@ -57,7 +59,7 @@ from nextedit.syntax.keyword_arguments import (
     keyword_uses,
     keywords_of_same_callee,
 )
-from nextedit.syntax.name_resolution import resolve_binding
+from nextedit.syntax.name_resolution import Resolver, resolve_binding
 from nextedit.syntax.query_analysis import identifier_node_types, is_identifier_node_type, scope_node_types
 from nextedit.syntax.tree import SyntaxTree
 
@@ -178,11 +180,7 @@ def is_file_level_binding(tree: SyntaxTree, source: bytes, byte_offset: int) -> 
     resolver, key, ranges = found
     if key[0] != "scope" or key[1] != resolver.root_id:
         return False
-    for start, _end in ranges:
-        occ = resolver.occurrence(start)
-        if occ is not None and occ.definition and not occ.def_kind.endswith(".import"):
-            return True
-    return False
+    return any(not kind.endswith(".import") for _start, kind in _definitions(resolver, ranges))
 
 
 def binding_definitions(tree: SyntaxTree, source: bytes, byte_offset: int) -> list[tuple[int, str]] | None:
@@ -197,9 +195,12 @@ def binding_definitions(tree: SyntaxTree, source: bytes, byte_offset: int) -> li
     if found is None:
         return []
     resolver, _key, ranges = found
-    out = []
+    return list(_definitions(resolver, ranges))
+
+
+def _definitions(resolver: Resolver, ranges: list[tuple[int, int]]) -> Iterator[tuple[int, str]]:
+    """``(start_byte, definition kind)`` of the definitions among a binding's ``ranges``, in order."""
     for start, _end in ranges:
         occ = resolver.occurrence(start)
         if occ is not None and occ.definition:
-            out.append((start, occ.def_kind))
-    return out
+            yield start, occ.def_kind

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 import tree_sitter
@@ -99,6 +100,21 @@ class SyntaxTree:
         warm_up(language)  # the first document of a language: its queries compile now, not at its first suggest
         return cls(language, tree, len(source), source)
 
+    @classmethod
+    def parse_later(cls, language: str, source: bytes) -> SyntaxTree:
+        """The tree of ``source`` with its parse deferred to its first reader.
+
+        An empty tree edited to span ``source``: the deferred re-parse then
+        parses all of it (tree-sitter reuses nothing of an empty tree: the same
+        tree as a fresh parse, in about the same time).
+        """
+        syntax = cls.parse(language, b"")
+        if source:
+            rows = source.count(b"\n")
+            column = len(source) - source.rfind(b"\n") - 1
+            syntax.apply_edits((_WholeText(len(source), (rows, column)),), source)
+        return syntax
+
     @property
     def language(self) -> str:
         return self._language
@@ -128,8 +144,8 @@ class SyntaxTree:
         (``Tree.edit``) but not re-parsed: free to read, exact away from the
         edits, stale around them. For questions about the text *far* from the
         edits (what a distant site sits in), at no re-parse. A document not
-        parsed yet (its first parse deferred) has nothing stale to read: the
-        real root then."""
+        parsed yet (its first parse deferred, :meth:`parse_later`) has
+        nothing stale to read: the real root then."""
         if self._pending is None:
             return self._tree.root_node
         if not self._tree_source and self._source_len:
@@ -285,6 +301,18 @@ class SyntaxSnapshot(SyntaxTree):
 
     def reparse(self, source: bytes) -> None:
         raise TypeError("a syntax snapshot does not change")
+
+
+@dataclass(frozen=True, slots=True)
+class _WholeText:
+    """A tree edit inserting all of ``source`` into an empty text (a ``TreeEdit``)."""
+
+    new_end_byte: int
+    new_end_point: tuple[int, int]
+    start_byte: int = 0
+    old_end_byte: int = 0
+    start_point: tuple[int, int] = (0, 0)
+    old_end_point: tuple[int, int] = (0, 0)
 
 
 def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:

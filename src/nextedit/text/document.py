@@ -25,7 +25,7 @@ from operator import add
 
 from nextedit.text.encoding import PositionEncoding, col_from_cp, cp_col_from, utf8, utf8_len
 
-__all__ = ["AppliedEdit", "Document", "DocumentSnapshot", "Position", "Range", "TextChange"]
+__all__ = ["AppliedEdit", "Document", "Position", "Range", "TextChange", "TextSnapshot"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
@@ -616,7 +616,7 @@ class Document:
 
     def snapshot(self) -> Document:
         """This version, frozen, for a reader on another thread (it refuses changes)."""
-        snap = DocumentSnapshot.__new__(DocumentSnapshot)
+        snap = TextSnapshot.__new__(TextSnapshot)
         for name in Document.__slots__:
             try:
                 setattr(snap, name, getattr(self, name))
@@ -644,8 +644,8 @@ class Document:
         return True
 
 
-class DocumentSnapshot(Document):
-    """A :class:`Document` frozen at one version (:meth:`Document.snapshot`)."""
+class TextSnapshot(Document):
+    """A :class:`Document`'s text frozen at one version (:meth:`Document.snapshot`): it refuses changes."""
 
     __slots__ = ()
 
