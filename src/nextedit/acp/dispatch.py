@@ -210,7 +210,7 @@ def run_suggest(agent: Agent, job: SuggestJob) -> None:
 def providers_list(agent: Agent, params: Any) -> dict[str, Any]:
     """The one provider, with its non-secret routing (``current``: ``None`` until set)."""
     from nextedit.acp import wire
-    from nextedit.provider.config import API_TYPES, PROVIDER_ID
+    from nextedit.provider.defaults import API_TYPES, PROVIDER_ID
 
     wire.parse(wire.ListProvidersParams, params if params is not None else {})
     current = agent.model_provider().config.public()
@@ -218,7 +218,7 @@ def providers_list(agent: Agent, params: Any) -> dict[str, Any]:
 
 
 def _known_provider(provider_id: str) -> None:
-    from nextedit.provider.config import PROVIDER_ID
+    from nextedit.provider.defaults import PROVIDER_ID
 
     if provider_id != PROVIDER_ID:
         raise InvalidParams("id", f"unknown provider {provider_id[:64]!r} (this agent has {PROVIDER_ID!r})")

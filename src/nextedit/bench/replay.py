@@ -54,13 +54,12 @@ from nextedit.bench.wire import (
     sha256_text,
     text_change,
 )
+from nextedit.feedback.command import SYNTHESIS
 from nextedit.text import Document, PositionEncoding
 
 log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
-#: the source of a suggestion that names none: the engine's own synthesis
-SYNTHESIS = "synthesis"
 
 
 def source_of(suggestion: dict | None) -> str | None:

@@ -37,6 +37,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
+#: the source of every suggestion not from a model: the engine's own synthesis
 SYNTHESIS = "synthesis"
 
 

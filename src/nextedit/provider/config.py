@@ -43,11 +43,8 @@ from nextedit.provider.defaults import (
     PROVIDER_ID,
 )
 
-# the names and defaults are nextedit.provider.defaults'; API_TYPES and PROVIDER_ID are
-# re-exported only because nextedit.acp.dispatch still imports them from here
+# the names and defaults are nextedit.provider.defaults'
 __all__ = [
-    "API_TYPES",
-    "PROVIDER_ID",
     "ProviderConfig",
     "ProviderConfigError",
     "check_api_type",
