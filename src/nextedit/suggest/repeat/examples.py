@@ -14,7 +14,7 @@ nor LSP/ACP or position encodings.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.text import glued, lines_back, lines_forward
@@ -48,6 +48,8 @@ class EditExample:
     p: int
     s: int
     clipped: bool = False  # the window was cut short of whole lines
+    # what the example is made of wherever it stands (:func:`relative_key`)
+    key: tuple[object, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def old_toks(self) -> list[Tok]:
@@ -78,20 +80,41 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     clip_left = ws > 0 and text[ws - 1] != "\n"
     clip_right = we < len(text) and text[we - 1] != "\n"
     after = text[ws:we]
-    # the same edit in the same window (the developer typed elsewhere since):
-    # the example is the one worked out before
-    key = (edit, ws, after, clip_left, clip_right)
+    # the same edit in the same window (the developer typed elsewhere since,
+    # perhaps above it, moving it): the example is the one worked out before,
+    # moved to where the edit stands now
+    key = relative_key(edit, ws, after, clip_left, clip_right)
     if key in _MEMO:
         _MEMO.move_to_end(key)
-        return _MEMO[key]
-    example = _example(edit, ws, we, text, after, pre, suf, clip_left, clip_right)
+        known = _MEMO[key]
+        return None if known is None else moved(known, edit, ws)
+    example = _example(edit, ws, we, text, after, pre, suf, clip_left, clip_right, key)
     _MEMO[key] = example
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return example
 
 
-# (edit, window start, window text, clipped left, clipped right) -> example
+def relative_key(edit: PastEdit, window_start: int, window: str, *clips: bool) -> tuple[object, ...]:
+    """What an example is made of, wherever in the text it stands: the edit's
+    texts, its offset in the window and the window's text. Two edits with the
+    same key have the same example up to its position."""
+    return (edit.old, edit.new, edit.start - window_start, window, *clips)
+
+
+def moved(example: EditExample, edit: PastEdit, window_start: int) -> EditExample:
+    """``example`` standing where ``edit`` (of the same relative key) stands;
+    its tokens are window-relative and shared."""
+    if example.edit == edit and example.window_start == window_start:
+        return example
+    out = replace(example, edit=edit, window_start=window_start)
+    info = example.__dict__.get("_change_info")
+    if info is not None:  # position-free facts of the change (rules._example_info)
+        out.__dict__["_change_info"] = info
+    return out
+
+
+# relative_key(edit, window start, window text, clipped left, clipped right) -> example
 _MEMO: OrderedDict[tuple[object, ...], EditExample | None] = OrderedDict()
 _MEMO_SIZE = 512
 
@@ -106,6 +129,7 @@ def _example(
     suf: int,
     clip_left: bool,
     clip_right: bool,
+    key: tuple[object, ...],
 ) -> EditExample | None:
     before = text[ws : edit.start] + edit.old + text[edit.new_end : we]
     # the changed char span, in window coordinates
@@ -138,7 +162,7 @@ def _example(
     ):
         s += 1
     # a change strictly inside whitespace (no token touched) is formatting
-    ex = EditExample(edit, ws, before, after, b_toks, a_toks, p, s, clip_left or clip_right)
+    ex = EditExample(edit, ws, before, after, b_toks, a_toks, p, s, clip_left or clip_right, key)
     if [t.text for t in ex.old_toks] == [t.text for t in ex.new_toks]:
         return None
     return ex

@@ -207,7 +207,7 @@ class BlockFinder(Replay["Block | None"]):
     Per occurrence of the first line, top to bottom: the block there, or None
     (found lazily and remembered)."""
 
-    __slots__ = ()
+    __slots__ = ("_standing",)
 
     def __init__(
         self,
@@ -217,6 +217,21 @@ class BlockFinder(Replay["Block | None"]):
         cancelled: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(_blocks(text, before, exclude, cancelled))
+        self._standing: dict[int, list[Block]] = {}
+
+    def standing(self, limit: int) -> list[Block]:
+        """The first ``limit + 1`` places where the block stands, top to
+        bottom (fewer when there are no more): worked out once per limit."""
+        found = self._standing.get(limit)
+        if found is None:
+            found = []
+            for block in self:
+                if block is not None:
+                    found.append(block)
+                    if len(found) > limit:
+                        break
+            self._standing[limit] = found
+        return found
 
 
 def _blocks(
@@ -260,12 +275,17 @@ def line_sites(
     rules with the same lines."""
     if finder is None:
         finder = BlockFinder(text, rule.before, exclude, cancelled)
-    found: list[Block] = []
-    for block in finder:
-        if block is not None and _applies(text, rule, *block):
-            found.append(block)
-            if len(found) > limit:
-                break
+    found: list[Block]
+    if rule.kind == "clone" and rule.before != rule.after:
+        # the lines stand there and the rule rewrites them: it applies at each
+        found = finder.standing(limit)
+    else:
+        found = []
+        for block in finder:
+            if block is not None and _applies(text, rule, *block):
+                found.append(block)
+                if len(found) > limit:
+                    break
     if len(found) > limit and not both_sides:
         return None
     sites = [_site_at(text, rule, *block) for block in found]

@@ -14,6 +14,7 @@ nor LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -105,31 +106,57 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     last = examples[-1]
     agreeing = [e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None]
     partner = agreeing[-1] if agreeing else None
-    # the rules depend on these two examples alone: made once while they stand
-    key = (_key(last), _key(partner) if partner is not None else None)
+    # the rules depend on these two examples alone, wherever they stand: made
+    # once, and moved with the examples when an edit above shifts them
+    key = (last.key, partner.key if partner is not None else None)
     cached = _RULES.get(key)
     if cached is not None:
         _RULES.move_to_end(key)
-        return cached
-    rules: list[Rule] = []
+        made_for, rules = cached
+        if _where(made_for) != _where((last, partner)):
+            rules = _moved(rules, made_for[0], last, partner)
+            _RULES[key] = ((last, partner), rules)
+        return rules
+    rules = []
     if partner is not None:
         rules.extend(_anti_unify(last, partner))
     line = _line_rule(last)
     if line is not None:
         rules.append(line)
     rules.extend(_single_rules(last))
-    _RULES[key] = rules
+    _RULES[key] = ((last, partner), rules)
     if len(_RULES) > _RULES_SIZE:
         _RULES.popitem(last=False)
     return rules
 
 
-def _key(ex: EditExample) -> tuple[object, ...]:
-    return (ex.edit, ex.window_start, ex.after, ex.clipped)
+def _where(examples: tuple[EditExample, EditExample | None]) -> tuple[object, ...]:
+    return tuple((ex.edit, ex.window_start) if ex is not None else None for ex in examples)
 
 
-# (last example, the earlier example agreeing with it) -> their rules
-_RULES: OrderedDict[tuple[object, ...], list[Rule]] = OrderedDict()
+def _moved(rules: Sequence[Rule], was: EditExample, last: EditExample, partner: EditExample | None) -> list[Rule]:
+    """``rules`` made for examples of the same relative keys (``was`` the
+    last of them), restated for ``last`` and ``partner`` where they stand:
+    their examples and the span of the change in the current text."""
+    shift = last.window_start - was.window_start
+    two = (partner.edit, last.edit) if partner is not None else (last.edit,)
+    out = []
+    for rule in rules:
+        info = dict(rule.info)
+        info.pop("passed_over", None)  # a request's verdict, set again by the next
+        start, end = info["a_span"]
+        info["a_span"] = (start + shift, end + shift)
+        examples = two if rule.evidence >= 2 else (last.edit,)
+        r = rule
+        out.append(
+            Rule(r.before, r.after, r.hole_kinds, r.evidence, r.specificity, examples, r.compiled, r.replacement, info)
+        )
+    return out
+
+
+# (last example's key, the agreeing earlier example's key) ->
+# ((the examples they were made or last moved for), their rules)
+_RULES: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample | None], list[Rule]]] = OrderedDict()
 _RULES_SIZE = 256
 
 
@@ -405,16 +432,21 @@ def literal_specificity(rule: Rule) -> float:
     cached = rule.info.get("_literal_specificity")
     if cached is not None:
         return cached
-    total = 0.0
-    for part in rule.before:
-        if isinstance(part, int):
-            continue
-        for t in tokenize(part):
-            if t.kind == IDENT and t.text in _KEYWORDS:
-                total += 0.5
-            else:
-                total += _tok_weight(t)
+    total = sum(_literal_weight(part) for part in rule.before if isinstance(part, str))
     rule.info["_literal_specificity"] = total
+    return total
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal_weight(part: str) -> float:
+    """The weight of one literal piece of a template: the same pieces recur
+    in the rules of every similar edit."""
+    total = 0.0
+    for t in tokenize(part):
+        if t.kind == IDENT and t.text in _KEYWORDS:
+            total += 0.5
+        else:
+            total += _tok_weight(t)
     return total
 
 
