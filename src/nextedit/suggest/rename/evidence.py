@@ -16,6 +16,7 @@ encodings.
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,12 +79,24 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
         return old, new, [edit.token_start_cp], True
     if edit.old_token is not None or not edit.after_lines or len(edit.after_lines) > 20_000:
         return None
-    # a rewritten line or hunk: diff its tokens
-    a = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(edit.before_lines)]
-    b = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(edit.after_lines)]
+    found = _hunk_renames(edit.before_lines, edit.after_lines)
+    if found is None:
+        return None
+    old, new, offsets, pure = found
+    return old, new, [edit.lines_start_cp + offset for offset in offsets], pure
+
+
+@functools.lru_cache(maxsize=128)
+def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], bool] | None:
+    """``(OLD, NEW, offsets in after, pure)`` of a rewritten line or hunk
+    whose token diff replaced OLD by NEW. Position-free: the history
+    describes its edits again after every change (a new revision), and the
+    same hunk is diffed once."""
+    a = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(before)]
+    b = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(after)]
     matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
     pair: tuple[str, str] | None = None
-    sites: list[int] = []
+    offsets: list[int] = []
     pure = True
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -97,15 +110,14 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
                 pair = (olds[0], news[0])
             elif pair != (olds[0], news[0]):
                 return None  # two different renames: ambiguous
-            offset = next(pos for pos, t in b[j1:j2] if t == news[0])
-            sites.append(edit.lines_start_cp + offset)
+            offsets.append(next(pos for pos, t in b[j1:j2] if t == news[0]))
         else:
             pure = False
     if pair is None:
         return None
     if pair[0].startswith(pair[1]):
         return None
-    return pair[0], pair[1], sites, pure
+    return pair[0], pair[1], tuple(offsets), pure
 
 
 def renames_back(context: SuggestContext, ev: RenameEvidence) -> bool:

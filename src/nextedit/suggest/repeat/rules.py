@@ -47,16 +47,19 @@ def _specificity(toks: Sequence[Tok], holes: frozenset[int] | set[int] = frozens
 
 
 def _template(text: str, toks: Sequence[Tok], lo: int, hi: int, holes: dict[int, int]) -> list[str | int]:
-    """Text of ``toks[lo:hi]`` with gaps, hole tokens replaced by hole ids."""
+    """Text of ``toks[lo:hi]`` with gaps, hole tokens replaced by hole ids:
+    the text between two holes is one literal piece (tokens are slices of
+    ``text``)."""
     if lo >= hi:
         return []
     parts: list[str | int] = []
     pos = toks[lo].start
-    for i in range(lo, hi):
+    for i in sorted(i for i in holes if lo <= i < hi):
         t = toks[i]
         parts.append(text[pos : t.start])
-        parts.append(holes[i] if i in holes else t.text)
+        parts.append(holes[i])
         pos = t.end
+    parts.append(text[pos : toks[hi - 1].end])
     return parts
 
 
