@@ -12,6 +12,7 @@ import time
 import pytest
 import tree_sitter
 
+from nextedit.session import Session
 from nextedit.syntax import (
     SyntaxTree,
     binding_occurrences,
@@ -889,3 +890,44 @@ def test_the_stale_root_moves_offsets_without_a_re_parse() -> None:
     assert tree.reparse_pending  # still: reading the stale root parsed nothing
     assert tree.root.named_descendant_for_byte_range(b, b + 3).start_byte == b
     assert not tree.reparse_pending
+
+
+# ------------------------------------------------- C headers that are C++
+CPP_HEADER = """#pragma once
+#include <string>
+
+namespace fmt {
+template <typename T> class buffer {
+ public:
+  size_t size() const noexcept { return size_; }
+ private:
+  size_t size_;
+};
+}  // namespace fmt
+"""
+C_HEADER = "#ifndef JV_H\n#define JV_H\ntypedef struct { int kind; } jv;\njv jv_copy(jv);\n#endif\n"
+
+
+@pytest.mark.parametrize(
+    ("language_id", "uri", "text", "expected"),
+    [
+        ("c", "file:///fmt/base.h", CPP_HEADER, "cpp"),
+        (None, "file:///fmt/base.h", CPP_HEADER, "cpp"),
+        ("c", "file:///jq/jv.h", C_HEADER, "c"),
+        ("c", "file:///jq/jv.c", "int f(void) { return std_x; }\n", "c"),
+        # only the start of a document is read for C++
+        ("c", "file:///big.h", "/* " + "x" * 40_000 + " */\nstd::string s;\n", "c"),
+        ("cpp", "file:///x.cc", C_HEADER, "cpp"),
+        ("python", "file:///x.py", CPP_HEADER, "python"),
+    ],
+)
+def test_a_document_said_to_be_c_that_reads_as_cpp_gets_the_cpp_grammar(language_id, uri, text, expected):
+    assert language_for(language_id, uri, text) == expected
+
+
+def test_a_cpp_header_said_to_be_c_is_parsed_without_errors():
+    session = Session("test")
+    session.did_open("file:///fmt/base.h", "c", 1, CPP_HEADER)
+    state = session.documents["file:///fmt/base.h"]
+    assert state.language == "cpp"
+    assert state.syntax is not None and not state.syntax.root.has_error

@@ -384,7 +384,7 @@ class Session:
         its UTF-8 copy.
         """
         document = Document(uri, language_id, version, text)
-        language = language_for(language_id, uri)
+        language = language_for(language_id, uri, text)
         syntax = SyntaxTree.parse_later(language, document.source_bytes) if language else None
         self.documents[uri] = DocumentState(document, language, syntax, EditHistory(uri))
 

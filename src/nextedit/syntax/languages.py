@@ -11,6 +11,7 @@ Must not know about LSP, ACP, pygls or positions: it takes plain strings.
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
@@ -19,6 +20,7 @@ import tree_sitter
 
 __all__ = [
     "language_for",
+    "reads_as_cpp",
     "get_language",
     "get_parser",
     "is_supported",
@@ -214,12 +216,21 @@ def is_supported(language: str) -> bool:
     return True
 
 
-def language_for(language_id: str | None, uri: str) -> str | None:
+def language_for(language_id: str | None, uri: str, text: str | None = None) -> str | None:
     """The grammar name for a document, or ``None`` for plain-token handling.
 
     The languageId wins; the file name/extension decides when the id is
-    missing or unknown (``plaintext`` counts as unknown).
+    missing or unknown (``plaintext`` counts as unknown). A document said to
+    be C whose ``text`` reads as C++ (:func:`reads_as_cpp`) gets the C++
+    grammar.
     """
+    lang = _named_language(language_id, uri)
+    if lang == "c" and text is not None and reads_as_cpp(text) and is_supported("cpp"):
+        return "cpp"
+    return lang
+
+
+def _named_language(language_id: str | None, uri: str) -> str | None:
     if language_id:
         lang = _LANGUAGE_IDS.get(language_id.lower())
         if lang is not None and is_supported(lang):
@@ -232,6 +243,25 @@ def language_for(language_id: str | None, uri: str) -> str | None:
     if lang is not None and is_supported(lang):
         return lang
     return None
+
+
+# what only C++ reads like, at a line start (templates, namespaces, classes
+# with a body, access labels) or anywhere (``std::``, ``constexpr``, ``noexcept``)
+_CPP_MARKS = re.compile(
+    r"^[ \t]*(?:template[ \t]*<|namespace(?:[ \t]+\w+)?[ \t]*\{|class[ \t]+\w+[^;\n]*\{|using[ \t]+namespace\b"
+    r"|(?:public|private|protected)[ \t]*:)|\bstd::\w|\bconstexpr\b|\bnoexcept\b",
+    re.MULTILINE,
+)
+# how much of a document is read for them
+_SNIFF_CHARS = 32_768
+
+
+def reads_as_cpp(text: str) -> bool:
+    """Whether a document said to be C is C++: a ``.h`` header is C to most
+    editors, and C++ headers are common. Parsed with the C grammar, C++ is a
+    sea of error nodes (no classes, templates or namespaces to scope names
+    by) and takes two to three times longer to parse."""
+    return _CPP_MARKS.search(text, 0, _SNIFF_CHARS) is not None
 
 
 @functools.cache
