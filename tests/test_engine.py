@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from nextedit.session import Session
@@ -173,6 +175,28 @@ def test_the_feedback_counts_reach_the_ranking_context():
     session.did_open(URI, "python", 1, "a = 1\nb = 2\n")
     assert session.suggest(URI, 1, Position(0, 0))
     assert seen == [{"liked": (18, 20), "disliked": (2, 20)}]
+
+
+def test_each_request_ranks_with_the_counts_it_brought():
+    """Requests computed on worker threads bring the feedback counts as they
+    were when each arrived; none of them writes its counts into the engine
+    the session's other requests share."""
+    seen = []
+
+    class Recording(Fixed):
+        def propose(self, context: SuggestContext):
+            seen.append(dict(context.feedback))
+            return super().propose(context)
+
+    engine = SuggestionEngine([Recording("s", [candidate([(4, 5, "7")])])], ranker=Ranker.untrained())
+    session = Session("t", engine=engine)
+    session.did_open(URI, "python", 1, "a = 1\nb = 2\n")
+    first = dataclasses.replace(session.prepare_suggest(URI, 1, Position(0, 0)), feedback_counts={"s": (1, 2)})
+    second = dataclasses.replace(session.prepare_suggest(URI, 1, Position(0, 0)), feedback_counts={"s": (0, 9)})
+    second.compute()
+    first.compute()
+    assert seen == [{"s": (0, 9)}, {"s": (1, 2)}]
+    assert engine.feedback_counts == {}
 
 
 def test_silence_without_history():

@@ -261,10 +261,14 @@ class SuggestWork:
         """The engine's answer on the snapshot; stops at its next check once ``cancelled()``."""
         if cancelled():
             return SuggestResult((), SilenceReason.CANCELLED)
-        if self.feedback_counts is not None:  # the counts as they were when the request arrived
-            self.engine.feedback_counts = self.feedback_counts
         outcome = self.engine.suggest(
-            self.workspace, self.request(), self.kinds, self.rejected, cancelled, rejected_rules=self.rejected_rules
+            self.workspace,
+            self.request(),
+            self.kinds,
+            self.rejected,
+            cancelled,
+            rejected_rules=self.rejected_rules,
+            feedback=self.feedback_counts,  # the counts as they were when the request arrived
         )
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
         return SuggestResult(placed, outcome.reason, outcome.notes)

@@ -92,7 +92,7 @@ class SuggestionEngine:
         self.strict = strict if strict is not None else os.environ.get(STRICT_ENV) == "1"
         self.ranker = ranker if ranker is not None else Ranker()
         self._promise: _Promise | None = None
-        # suggester name -> (accepted, accepted + rejected) from the feedback log (set by the session)
+        # suggester name -> (accepted, accepted + rejected): the counts used when a request brings none
         self.feedback_counts: Mapping[str, tuple[int, int]] = {}
 
     def suggest(
@@ -103,11 +103,15 @@ class SuggestionEngine:
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
+        feedback: Mapping[str, tuple[int, int]] | None = None,
     ) -> SuggestOutcome:
+        """The suggestions for ``request``, best first. ``feedback`` is the
+        per-suggester (accepted, judged) counts as they were when the request
+        arrived (default: :attr:`feedback_counts`)."""
         promised = self._promised(workspace, request, rejected)
         if promised is not None:
             return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
-        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules)
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules, feedback)
         notes = list(ranking.notes)
         if ranking.reason is not None or ranking.context is None:
             return SuggestOutcome((), ranking.reason, tuple(notes))
@@ -153,6 +157,7 @@ class SuggestionEngine:
         rejected: set[str] | frozenset[str],
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
+        feedback: Mapping[str, tuple[int, int]] | None = None,
     ) -> Ranking:
         """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
@@ -170,7 +175,7 @@ class SuggestionEngine:
             rejected=rejected,
             rejected_rules=rejected_rules or {},
             cancelled=cancelled,
-            feedback=self.feedback_counts,
+            feedback=feedback if feedback is not None else self.feedback_counts,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []
