@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import cast
 
 import tree_sitter
 
@@ -613,8 +614,8 @@ def resolve_binding(
     memo_key = ("names.binding", node.start_byte, node.end_byte)
     known = tree.memo.get(memo_key)
     if known is not None:
-        key, ranges = known  # type: ignore[misc]
-        return resolver, key, list(ranges)
+        known_key, known_ranges = cast("tuple[tuple, tuple[tuple[int, int], ...]]", known)
+        return resolver, known_key, list(known_ranges)
     key, starts, keys = resolver.binding(node.start_byte, node)
     n = len(name)
     found = [(s, s + n) for s in starts if keys.get(s) == key]
