@@ -24,7 +24,7 @@ from nextedit.syntax import (
     tokenize,
 )
 from nextedit.syntax.languages import get_language
-from nextedit.syntax.scopes import scope_node_types
+from nextedit.syntax.scopes import binding_definitions, scope_node_types
 
 CORE_LANGUAGES = ["python", "javascript", "typescript", "tsx", "rust", "go", "java", "c", "cpp", "ruby"]
 
@@ -931,3 +931,30 @@ def test_a_cpp_header_said_to_be_c_is_parsed_without_errors():
     state = session.documents["file:///fmt/base.h"]
     assert state.language == "cpp"
     assert state.syntax is not None and not state.syntax.root.has_error
+
+
+def test_a_bindings_definitions_follow_its_occurrences_and_the_newest_text():
+    """Occurrences then definitions of one binding on one tree version answer
+    as each alone on a fresh tree does (the binding is resolved once per
+    version), and after an edit the answer is the edited text's."""
+    src = b"LIMIT = 1\n\ndef f():\n    return LIMIT\n\ndef g(LIMIT):\n    return LIMIT\n"
+    tree = SyntaxTree.parse("python", src)
+    use = src.index(b"LIMIT", 12)
+    occurrences = binding_occurrences(tree, src, use)
+    assert occurrences == [(0, 5), (use, use + 5)]
+    assert binding_definitions(tree, src, use) == binding_definitions(SyntaxTree.parse("python", src), src, use)
+    assert binding_definitions(tree, src, use) == [(0, "local.definition.var")]
+    # a new use of the module-level LIMIT: the next version's binding has it
+    edited = src + b"print(LIMIT)\n"
+    tree.apply_edit(_Append(len(src), len(edited), src.count(b"\n")), edited)
+    assert binding_occurrences(tree, edited, use) == [(0, 5), (use, use + 5), (len(src) + 6, len(src) + 11)]
+
+
+class _Append:
+    """A tree edit appending at the end of the text (at the start of ``row``)."""
+
+    def __init__(self, at: int, end: int, row: int) -> None:
+        self.start_byte = self.old_end_byte = at
+        self.new_end_byte = end
+        self.start_point = self.old_end_point = (row, 0)
+        self.new_end_point = (row + 1, 0)

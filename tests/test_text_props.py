@@ -144,6 +144,45 @@ def test_many_byte_offsets_convert_like_one(text, data):
     assert doc.cp_offsets_at_bytes(offsets) == [*cps, 0, len(text)]
 
 
+_SURROGATE_TEXTS = st.lists(st.sampled_from([*"ab_\n", "\r\n", "é", "世", "😀", "\ud800"]), max_size=40).map("".join)
+
+
+def ref_cp_of_byte(text: str, b: int) -> int:
+    """The code points before the character holding byte ``b`` (clamped)."""
+    cp = 0
+    while cp < len(text) and len(text[: cp + 1].encode("utf-8", "surrogatepass")) <= b:
+        cp += 1
+    return cp
+
+
+@given(_SURROGATE_TEXTS, st.data())
+def test_byte_offsets_convert_to_the_character_holding_them(text, data):
+    """Any byte (inside a character too; lone surrogates, which ``utf8``
+    passes through, count as one code point), ascending or not, with a line
+    index scanned part of the way."""
+    doc = Document("u", "plaintext", 1, text)
+    size = len(doc.source_bytes)
+    doc.line_of(data.draw(st.integers(0, len(text))))  # index known up to somewhere
+    offsets = data.draw(st.lists(st.integers(-2, size + 2), max_size=12))
+    if data.draw(st.booleans()):
+        offsets.sort()
+    expected = [ref_cp_of_byte(text, b) for b in offsets]
+    assert doc.cp_offsets_at_bytes(offsets) == expected
+    assert [Document("u", "plaintext", 1, text).cp_offset_at_byte(b) for b in offsets] == expected
+
+
+@given(_SURROGATE_TEXTS, st.data())
+def test_many_cp_offsets_convert_like_one_at_a_time(text, data):
+    """Ascending or not, with a line index scanned part of the way."""
+    doc = Document("u", "plaintext", 1, text)
+    doc.line_of(data.draw(st.integers(0, len(text))))
+    cps = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
+    if data.draw(st.booleans()):
+        cps.sort()
+    alone = [Document("u", "plaintext", 1, text).byte_offset_at(cp) for cp in cps]
+    assert doc.byte_offsets_at(cps) == alone
+
+
 @given(texts)
 def test_line_count_and_line_text(text):
     doc = Document("u", "plaintext", 1, text)

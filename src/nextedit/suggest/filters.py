@@ -99,17 +99,42 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
     if all(_whitespace_only(text[e.start_cp : e.end_cp], e.new_text) for e in edits):
         return WHITESPACE
     history = context.edits_of(candidate.uri)[-_REVERSAL_LOOKBACK:]
-    if any(is_reversal(edit, text, history) for edit in edits):
+    if any(is_reversal(edit, text, history) for edit in _touching(edits, history)):
         return REVERSAL
     if undoes_session(edits, text, state.history):
         return REVERSAL
     return None
 
 
-def _core(edit: TextEditCp, text: str) -> tuple[int, int, str]:
-    """The changed core of ``edit``: common prefix and suffix with the text dropped."""
-    old = text[edit.start_cp : edit.end_cp]
-    new = edit.new_text
+def _touching(edits: Sequence[TextEditCp], history: Sequence[DeveloperEdit]) -> list[TextEditCp]:
+    """The ``edits`` (sorted, not overlapping: :func:`clean_edits`) that touch
+    the range of some developer edit in ``history`` — the only ones
+    :func:`is_reversal` can find reversing it — in order."""
+    if len(edits) <= len(history):
+        return list(edits)
+    starts = [e.start_cp for e in edits]
+    ends = [e.end_cp for e in edits]  # ascending too: the edits do not overlap
+    picked: set[int] = set()
+    for dev in history:
+        # start <= the developer edit's end and end >= its start
+        picked.update(range(bisect.bisect_left(ends, dev.start_cp), bisect.bisect_right(starts, dev.new_end_cp)))
+    return [edits[i] for i in sorted(picked)]
+
+
+def _core(edit: TextEditCp, text: str, trimmed: dict[tuple[str, str], tuple[int, int, str]]) -> tuple[int, int, str]:
+    """The changed core of ``edit``: common prefix and suffix with the text
+    dropped (``trimmed``: the replacements worked out so far — a rename
+    replaces the same text at every site)."""
+    old, new = text[edit.start_cp : edit.end_cp], edit.new_text
+    found = trimmed.get((old, new))
+    if found is None:
+        found = trimmed[(old, new)] = _trim(old, new)
+    p, q, core = found
+    return edit.start_cp + p, edit.end_cp - q, core
+
+
+def _trim(old: str, new: str) -> tuple[int, int, str]:
+    """``(common prefix length, common suffix length, new text between)`` of a replacement."""
     n = min(len(old), len(new))
     p = 0
     while p < n and old[p] == new[p]:
@@ -117,7 +142,7 @@ def _core(edit: TextEditCp, text: str) -> tuple[int, int, str]:
     q = 0
     while q < n - p and old[len(old) - 1 - q] == new[len(new) - 1 - q]:
         q += 1
-    return edit.start_cp + p, edit.end_cp - q, new[p : len(new) - q]
+    return p, q, new[p : len(new) - q]
 
 
 def undoes_session(edits: Sequence[TextEditCp], text: str, history: EditHistory | None) -> bool:
@@ -127,8 +152,9 @@ def undoes_session(edits: Sequence[TextEditCp], text: str, history: EditHistory 
         return False
     spans = history.typed_spans()
     starts = [a for a, _ in spans]
+    trimmed: dict[tuple[str, str], tuple[int, int, str]] = {}
     for edit in edits:
-        start, end, inserted = _core(edit, text)
+        start, end, inserted = _core(edit, text, trimmed)
         if end > start and spans:
             i = bisect.bisect_left(starts, end)
             # spans are disjoint and sorted: only the one before ``end`` can reach back

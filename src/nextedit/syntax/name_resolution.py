@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import cast
 
 import tree_sitter
 
@@ -598,13 +599,25 @@ class Resolver:
 def resolve_binding(
     tree: SyntaxTree, source: bytes, node: tree_sitter.Node
 ) -> tuple[Resolver, tuple, list[tuple[int, int]]] | None:
-    """``(resolver, binding key, sorted ranges)`` of the identifier ``node``."""
+    """``(resolver, binding key, sorted ranges)`` of the identifier ``node``.
+
+    The key and ranges are memoised on ``tree.memo`` per node (asking for a
+    binding's occurrences and then for its definitions sweeps its
+    occurrences once); the resolver is a fresh one over the memoised
+    classifications."""
     name = source[node.start_byte : node.end_byte]
     if not name:
         return None
     resolver = Resolver(tree, source, name)
     if resolver.classify(node.start_byte) is None:
         return None
+    memo_key = ("names.binding", node.start_byte, node.end_byte)
+    known = tree.memo.get(memo_key)
+    if known is not None:
+        known_key, known_ranges = cast("tuple[tuple, tuple[tuple[int, int], ...]]", known)
+        return resolver, known_key, list(known_ranges)
     key, starts, keys = resolver.binding(node.start_byte, node)
     n = len(name)
-    return resolver, key, [(s, s + n) for s in starts if keys.get(s) == key]
+    found = [(s, s + n) for s in starts if keys.get(s) == key]
+    tree.memo[memo_key] = (key, tuple(found))
+    return resolver, key, found

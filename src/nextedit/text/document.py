@@ -409,22 +409,48 @@ class Document:
         start = self._starts_cp[line]
         return self._starts_byte[line] + utf8_len(self._text[start:cp_offset])
 
+    def byte_offsets_at(self, cp_offsets: Sequence[int]) -> list[int]:
+        """:meth:`byte_offset_at` of many offsets at once: ascending offsets in
+        one walk (each gap encoded once, from the nearest known line start;
+        the line index is not extended), others one at a time."""
+        if self._win is not None or any(a > b for a, b in zip(cp_offsets, cp_offsets[1:], strict=False)):
+            return [self.byte_offset_at(cp) for cp in cp_offsets]
+        text = self._text
+        size = len(text)
+        if text.isascii():
+            return [min(max(cp, 0), size) for cp in cp_offsets]
+        starts_cp, starts_byte = self._starts_cp, self._starts_byte
+        known = starts_cp[-1]  # line starts up to here are indexed
+        out: list[int] = []
+        at_cp, at_b = 0, 0
+        for cp in cp_offsets:
+            cp = min(max(cp, 0), size)
+            if cp > at_cp and at_cp < known:
+                line = bisect_right(starts_cp, cp) - 1
+                if starts_cp[line] > at_cp:
+                    at_cp, at_b = starts_cp[line], starts_byte[line]
+            if cp > at_cp:
+                at_b += utf8_len(text[at_cp:cp])
+                at_cp = cp
+            out.append(at_b)
+        return out
+
     def cp_offset_at_byte(self, byte_offset: int) -> int:
         """Code-point offset of a UTF-8 byte offset (snapped to a character start)."""
         if self._win is not None:
             self._flush()
         if self._text.isascii():
             return min(max(byte_offset, 0), len(self._text))
-        byte_offset = min(max(byte_offset, 0), len(self._bytes))
+        byte_offset = _char_start(self._bytes, min(max(byte_offset, 0), len(self._bytes)))
         self._scan_until(byte_offset=byte_offset)
         line = bisect_right(self._starts_byte, byte_offset) - 1
-        start_cp = self._starts_cp[line]
-        start_byte = self._starts_byte[line]
-        head = self._bytes[start_byte:byte_offset].decode("utf-8", "ignore")
-        return start_cp + len(head)
+        return self._starts_cp[line] + _cps_between(self._bytes, self._starts_byte[line], byte_offset)
 
     def cp_offsets_at_bytes(self, byte_offsets: Sequence[int]) -> list[int]:
-        """:meth:`cp_offset_at_byte` of many offsets at once (one index scan)."""
+        """:meth:`cp_offset_at_byte` of many offsets at once: ascending
+        offsets in one walk (each gap decoded once, from the nearest known
+        line start; the line index is not extended), others with one index
+        scan."""
         if self._win is not None:
             self._flush()
         size = len(self._bytes)
@@ -432,14 +458,37 @@ class Document:
             return [min(max(b, 0), size) for b in byte_offsets]
         if not byte_offsets:
             return []
+        if all(a <= b for a, b in zip(byte_offsets, byte_offsets[1:], strict=False)):
+            return self._cp_offsets_ascending(byte_offsets)
         self._scan_until(byte_offset=min(max(max(byte_offsets), 0), size))
         starts_cp, starts_byte, source = self._starts_cp, self._starts_byte, self._bytes
         out = []
         for b in byte_offsets:
-            b = min(max(b, 0), size)
+            b = _char_start(source, min(max(b, 0), size))
             line = bisect_right(starts_byte, b) - 1
-            start_byte = starts_byte[line]
-            out.append(starts_cp[line] + len(source[start_byte:b].decode("utf-8", "ignore")))
+            out.append(starts_cp[line] + _cps_between(source, starts_byte[line], b))
+        return out
+
+    def _cp_offsets_ascending(self, byte_offsets: Sequence[int]) -> list[int]:
+        """:meth:`cp_offsets_at_bytes` of ascending offsets: each offset,
+        snapped back to the start of its character, is the previous one's
+        code points plus those of the bytes between (or a known line start's
+        plus those since, when one lies between)."""
+        source, size = self._bytes, len(self._bytes)
+        starts_cp, starts_byte = self._starts_cp, self._starts_byte
+        known = starts_byte[-1]  # line starts up to here are indexed
+        out: list[int] = []
+        at_b, at_cp = 0, 0
+        for b in byte_offsets:
+            b = _char_start(source, min(max(b, 0), size))
+            if b > at_b and at_b < known:
+                line = bisect_right(starts_byte, b) - 1
+                if starts_byte[line] > at_b:
+                    at_b, at_cp = starts_byte[line], starts_cp[line]
+            if b > at_b:
+                at_cp += _cps_between(source, at_b, b)
+                at_b = b
+            out.append(at_cp)
         return out
 
     def point_at(self, cp_offset: int) -> tuple[int, int]:
@@ -686,6 +735,19 @@ def _applied_edit(
         old_text=old_text,
         new_text=new_text,
     )
+
+
+def _char_start(source: bytes, b: int) -> int:
+    """``b``, or the start of the character holding it (past UTF-8 continuation bytes)."""
+    while 0 < b < len(source) and 0x80 <= source[b] < 0xC0:
+        b -= 1
+    return b
+
+
+def _cps_between(source: bytes, start: int, end: int) -> int:
+    """Code points in ``source[start:end]``, both character starts (a lone
+    surrogate, which :func:`~nextedit.text.encoding.utf8` passes through, is one)."""
+    return len(source[start:end].decode("utf-8", "surrogatepass"))
 
 
 def _advance_point(point: tuple[int, int], inserted: bytes) -> tuple[int, int]:

@@ -51,8 +51,7 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
     # line continuation
     before = b":/\\{,]" if _has_shorthands(language) else b":/\\"
     out: list[TextEditCp] = []
-    for edit in edits:
-        b = document.byte_offset_at(edit.start_cp)
+    for edit, b in zip(edits, document.byte_offsets_at([e.start_cp for e in edits]), strict=True):
         if not _may_follow(source, b, before):
             out.append(edit)  # no field syntax can hold it: no node lookup
             continue

@@ -62,7 +62,6 @@ from nextedit.suggest.rename.binding import (
     check_new_name,
     in_import,
     is_definition_name,
-    map_from_before,
     map_to_before,
     revert_sites,
     token_occurrences,
@@ -172,16 +171,7 @@ class RenameSuggester:
             ranges_before = token_occurrences(before.text, anchor_before)
         file_level = resolved is not None and resolved.file_level
 
-        site_set = {map_to_before(s, sites, old, new) for s in sites}
-        edits: list[TextEditCp] = []
-        for start_b, _end_b in ranges_before:
-            if start_b in site_set:
-                continue
-            start = map_from_before(start_b, sites, old, new)
-            if text[start : start + len(old)] != old:
-                continue
-            edits.append(TextEditCp(start, start + len(old), new))
-        edits.sort(key=lambda e: e.start_cp)
+        edits = _remaining(text, ranges_before, sites, old, new)
 
         if state.syntax is not None and edits:
             edits = shorthand_fields(state, edits, old, new)
@@ -280,6 +270,28 @@ class RenameSuggester:
                         )
                     )
         return candidates if candidates else SilenceReason.NO_CANDIDATES
+
+
+def _remaining(
+    text: str, ranges_before: list[tuple[int, int]], sites: list[int], old: str, new: str
+) -> list[TextEditCp]:
+    """An edit OLD → NEW at every occurrence of the binding (before-text
+    ranges) that is not a renamed site and still reads OLD, in
+    current offsets, ascending: one merge walk past the sites."""
+    grow, n = len(old) - len(new), len(old)
+    sites_before = [s + grow * i for i, s in enumerate(sites)]  # = map_to_before of each site
+    edits: list[TextEditCp] = []
+    k = 0
+    for start_b, _end_b in sorted(ranges_before):
+        while k < len(sites_before) and sites_before[k] < start_b:
+            k += 1
+        if k < len(sites_before) and sites_before[k] == start_b:
+            continue  # a renamed site
+        start = start_b - grow * k  # = map_from_before(start_b, sites, old, new)
+        if text.startswith(old, start):
+            edits.append(TextEditCp(start, start + n, new))
+    edits.sort(key=lambda e: e.start_cp)
+    return edits
 
 
 def _anchor_is_member(state: DocumentStateView, ev: RenameEvidence) -> bool:
