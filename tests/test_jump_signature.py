@@ -76,18 +76,53 @@ def test_removed_parameter_in_other_languages(language_id, uri, text, param, cal
     assert "area(1, 2)" in apply_edits_to(editor.text(uri), out[0], ENC)
 
 
-def test_added_parameter_jumps_to_the_next_call_when_jump_is_advertised():
-    text = "def area(width):\n    return width\n\n\ndef main():\n    a = area(1)\n    b = area(2)\n    return a\n"
+def test_added_parameter_passes_the_variable_of_that_name_at_the_next_call():
+    text = "def area(width):\n    return width\n\n\ndef main(height):\n    a = area(1)\n    b = area(2)\n    return a\n"
+    uri = "file:///w/a.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.type(uri, text.index("width)") + 5, ", height")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].kind == "edit" and out[0].suggester == "signature"
+    assert "    a = area(1, height)\n    b = area(2)\n" in apply_edits_to(editor.text(uri), out[0], ENC)
+    assert any("`height` passed as argument 2" in e for e in out[0].evidence)
+
+
+def test_added_parameter_in_front_goes_in_front_of_the_arguments():
+    text = "function area(w) { return w; }\nfunction draw(unit) {\n  return area(3);\n}\n"
+    uri = "file:///w/a.js"
+    editor = Editor()
+    editor.open(uri, "javascript", text)
+    cursor = editor.type(uri, text.index("(w)") + 1, "unit, ")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "signature"
+    assert "return area(unit, 3);" in apply_edits_to(editor.text(uri), out[0], ENC)
+
+
+def test_a_far_call_gets_a_jump_that_keeps_its_promise():
+    filler = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(60))
+    text = "def area(width):\n    return width\n\n\n" + filler + "def main(height):\n    return area(1)\n"
     uri = "file:///w/a.py"
     editor = Editor(JUMP)
     editor.open(uri, "python", text)
     cursor = editor.type(uri, text.index("width)") + 5, ", height")
     out = editor.suggest(uri, cursor)
     assert out and out[0].kind == "jump" and out[0].suggester == "signature"
-    assert out[0].position.line == 5  # the call's own line
-    # without jump: nothing to write, so nothing
-    editor = Editor()
+    # asked again where the jump lands, the edit it promised
+    doc = editor.session.documents[uri].document
+    again = editor.session.suggest(uri, doc.version, out[0].position)
+    assert again and again[0].kind == "edit"
+    assert "    return area(1, height)\n" in apply_edits_to(editor.text(uri), again[0], ENC)
+
+
+def test_added_parameter_without_a_value_in_sight_is_silent():
+    """The new argument is the developer's to write: no edit, and no jump
+    (a jump must promise an edit where it lands)."""
+    text = "def area(width):\n    return width * height\n\n\ndef main():\n    a = area(1)\n    return a\n"
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
     editor.open(uri, "python", text)
+    # ``height`` stands only in the changed function, not around the call
     cursor = editor.type(uri, text.index("width)") + 5, ", height")
     assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
 

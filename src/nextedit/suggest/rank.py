@@ -174,7 +174,9 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
 # trace replays one document, so no other file imports the renamed name): the
 # code does not compile until they are made, so their suggester's own
 # confidence stands.
-_OWN_CONFIDENCE = frozenset({("signature", "removed-argument"), ("rename", "cross-file")})
+_OWN_CONFIDENCE = frozenset(
+    {("signature", "removed-argument"), ("signature", "added-argument"), ("rename", "cross-file")}
+)
 
 # A rename that changed nothing but the name (and skipped no occurrence) answers from
 # this probability on, below the general operating point: on the traces such

@@ -15,9 +15,12 @@ The next one (after the cursor, else the first) is offered:
 
 - a parameter removed at a known position and the call passes every
   argument positionally → an ``edit`` deleting that argument (derivable);
-- otherwise (a parameter added: its value is the developer's to write) →
-  a ``jump`` to the call's arguments (only clients advertising ``jump``
-  receive it).
+- a parameter added, the call passes every old argument positionally and a
+  variable named like the new parameter stands in the function around the
+  call → an ``edit`` passing that variable (the engine's jump planning
+  puts a ``jump`` before it when the call is far);
+- otherwise the value is the developer's to write: nothing, not even a
+  ``jump`` — a jump promises an edit at its target.
 
 Silence when: the newest edit is not in a parameter list; the count did not
 change (a rename or an annotation: the rename suggester's business);
@@ -208,9 +211,7 @@ class SignatureSuggester:
         fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()}->{now_text.strip()}"
 
         removed = _removed_index(before_pieces, now_pieces)
-        positional = all(
-            c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes
-        )
+        positional = _positional(arg_nodes)
         if change == "removed" and removed is not None and _still_used(definition, source, before_pieces, removed):
             return SilenceReason.NO_CANDIDATES  # the body still reads it: the removal is not finished
         if change == "removed" and removed is not None and positional and len(arg_nodes) == before[1]:
@@ -238,20 +239,74 @@ class SignatureSuggester:
                     features=CandidateFeatures(family="removed-argument", shape="delete", sites=len(pending)),
                 )
             ]
-        return [
-            Candidate(
-                kind="jump",
-                uri=context.uri,
-                edits=(),
-                score=0.7,
-                suggester=self.name,
-                evidence=evidence,
-                fingerprint=f"{fingerprint}:{call_line}",
-                target_cp=call_cp,
-                example_seq=edit.seq,
-                features=CandidateFeatures(family="added-parameter", shape="none", sites=len(pending)),
+        if change == "added":
+            return self._added_argument(
+                context,
+                edit,
+                definition,
+                before,
+                (before_pieces, now_pieces),
+                after_cursor + [p for p in pending if p not in after_cursor],
+                evidence,
+                fingerprint,
             )
-        ]
+        return SilenceReason.NO_CANDIDATES
+
+    def _added_argument(
+        self,
+        context: SuggestContext,
+        edit: DeveloperEdit,
+        definition: Node,
+        before: tuple[int, int],
+        pieces: tuple[list[str], list[str]],
+        pending: list[tuple[Node, Node, list[Node]]],
+        evidence: tuple[str, ...],
+        fingerprint: str,
+    ) -> Proposal:
+        """The next call, in the order the calls are offered, that passes every
+        old parameter positionally and sees a variable named like the new
+        parameter: that variable goes in as the new argument. A call where
+        the value is the developer's to write gets nothing — not even a jump:
+        a jump promises an edit at its target (DESIGN.md "Jump")."""
+        added = _added_index(*pieces)
+        if added is None:
+            return SilenceReason.NO_CANDIDATES
+        index, name = added
+        document = context.document
+        source = document.source_bytes
+        for call, args, arg_nodes in pending:
+            if len(arg_nodes) != before[1] or not _positional(arg_nodes):
+                continue
+            if not _visible_at(name, call, args, definition, source):
+                continue
+            if arg_nodes and index < len(arg_nodes):
+                at, text = arg_nodes[index].start_byte, f"{name}, "
+            elif arg_nodes:
+                at, text = arg_nodes[-1].end_byte, f", {name}"
+            elif source[args.start_byte : args.start_byte + 1] == b"(":
+                at, text = args.start_byte + 1, name
+            else:
+                continue
+            at_cp = document.cp_offset_at_byte(at)
+            call_line = document.line_of(at_cp) + 1
+            return [
+                Candidate(
+                    kind="edit",
+                    uri=context.uri,
+                    edits=(TextEditCp(at_cp, at_cp, text),),
+                    score=0.7,
+                    suggester=self.name,
+                    evidence=evidence
+                    + (
+                        f"`{name}` passed as argument {index + 1} at line {call_line}: a variable of that name is in scope",
+                    ),
+                    fingerprint=f"{fingerprint}:{call_line}:+{name}",
+                    cursor_cp=at_cp + len(text),
+                    example_seq=edit.seq,
+                    features=CandidateFeatures(family="added-argument", shape="insert", sites=len(pending)),
+                )
+            ]
+        return SilenceReason.NO_CANDIDATES
 
 
 def _parameter_list(node: Node | None) -> Node | None:
@@ -357,6 +412,47 @@ def _same_callee(call: Node, ident: Node, source: bytes, owner: bytes | None, un
         return owner is not None and last in (owner, b"Self")
     # obj.f(…): the receiver's type is unknown; only when the name is unambiguous
     return unique
+
+
+def _positional(arg_nodes: list[Node]) -> bool:
+    """Whether a call passes every argument by position."""
+    return all(
+        c.type not in ("keyword_argument", "named_argument", "dictionary_splat", "list_splat") for c in arg_nodes
+    )
+
+
+def _added_index(before: list[str], now: list[str]) -> tuple[int, str] | None:
+    """``(index, name)`` (receivers left out) of the one parameter added, by name."""
+    b = [_param_name(p) for p in before if not _SELF.match(p)]
+    a = [_param_name(p) for p in now if not _SELF.match(p)]
+    if len(a) != len(b) + 1:
+        return None
+    matcher = difflib.SequenceMatcher(None, b, a, autojunk=False)
+    new = [j for op, _, _, j1, j2 in matcher.get_opcodes() if op == "insert" for j in range(j1, j2)]
+    if len(new) != 1 or not NAME_RE.fullmatch(a[new[0]]):
+        return None
+    return new[0], a[new[0]]
+
+
+def _visible_at(name: str, call: Node, args: Node, definition: Node, source: bytes) -> bool:
+    """Whether a variable ``name`` reads as in scope at ``call``: the name
+    stands in the code of the function around the call (its parameters,
+    its body), outside this call's own arguments — and outside the changed
+    definition, unless the call is inside it."""
+    scope = call.parent
+    while scope is not None and scope.child_by_field_name("parameters") is None:
+        scope = scope.parent
+    lo, hi = (scope.start_byte, scope.end_byte) if scope is not None else (0, len(source))
+    inside = definition.start_byte <= call.start_byte and call.end_byte <= definition.end_byte
+    skip = [(args.start_byte, args.end_byte)]
+    if not inside:
+        skip.append((definition.start_byte, definition.end_byte))
+    word_char = WORD_CHAR.encode()
+    pattern = re.compile(rb"(?<!" + word_char + rb")" + re.escape(name.encode()) + rb"(?!" + word_char + rb")")
+    for match in pattern.finditer(source, lo, hi):
+        if not any(s <= match.start() < e for s, e in skip):
+            return True
+    return False
 
 
 def _removed_index(before: list[str], now: list[str]) -> int | None:
