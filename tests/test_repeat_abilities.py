@@ -13,9 +13,11 @@ from nextedit.suggest.model import SuggestionKinds, SuggestRequest
 from nextedit.suggest.repeat.lines import line_rules, line_sites
 from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.search_replace import portable_pattern
+from nextedit.suggest.repeat.suggester import RepeatEditSuggester
 from nextedit.suggest.repeat.synthesis import make_rule
 from nextedit.text import PositionEncoding, Range, TextChange
 from nextedit.text.portable_regex import is_portable
+from tests.helpers.repeat import Editor, suggest_context
 
 URI = "file:///w/t.py"
 
@@ -177,3 +179,25 @@ def test_a_search_and_replace_pattern_is_portable_or_not_offered() -> None:
     # a dollar in the replacement is written $$
     rule = make_rule(["cost(", 0, ")"], ["price(", 0, ", '$')"], ["ident"], 2, 5.0, ())
     assert portable_pattern(rule) == ("cost\\(([A-Za-z_][A-Za-z0-9_]*)\\)", "price($1, '$$')")
+
+
+def test_a_parameter_deleted_elsewhere_stays_where_the_function_still_reads_it() -> None:
+    """The same deletion is no repeat where the body uses the parameter: the
+    developer kept it there because the function needs it."""
+    text = "".join(
+        f"def test_{name}(client, app_ctx):\n    {body}\n\n\n"
+        for name, body in [
+            ("a", "assert client.get('/a')"),
+            ("b", "assert client.get('/b')"),
+            ("c", "assert app_ctx.app.name"),
+            ("d", "assert client.get('/d')"),
+        ]
+    )
+    ed = Editor(text)
+    ed.change(", app_ctx", "", 0)
+    ed.change(", app_ctx", "", 0)
+    proposed = RepeatEditSuggester().propose(suggest_context(ed, syntax=True))
+    assert isinstance(proposed, list)
+    sites = {ed.text[: c.edits[0].start_cp].count("def ") for c in proposed if c.edits[0].new_text == ""}
+    assert 4 in sites  # test_d drops it too
+    assert 3 not in sites  # test_c reads app_ctx

@@ -43,7 +43,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, 
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text.lexical import NAME_RE, WORD_CHAR
 
-__all__ = ["SignatureSuggester", "split_parameters"]
+__all__ = ["SignatureSuggester", "deletes_a_used_parameter", "split_parameters"]
 
 _CALL_TYPES = frozenset(
     {"call", "call_expression", "method_invocation", "new_expression", "object_creation_expression"}
@@ -307,6 +307,67 @@ class SignatureSuggester:
                 )
             ]
         return SilenceReason.NO_CANDIDATES
+
+
+def deletes_a_used_parameter(context: SuggestContext, start_cp: int, end_cp: int, new_text: str) -> bool:
+    """Whether replacing ``[start_cp, end_cp)`` by ``new_text`` deletes a
+    parameter of a function definition whose body still names it: the same
+    deletion the developer made elsewhere does not apply there (they kept
+    the parameter because the function uses it). Read on the syntax tree as
+    of its last parse, offsets moved (exact away from the developer's
+    edits, where such a site is)."""
+    syntax = context.state.syntax
+    if syntax is None or new_text.strip(" \t\r\n,") or end_cp <= start_cp:
+        return False
+    from nextedit.syntax import scopes
+
+    document = context.document
+    start_b, end_b = document.byte_offset_at(start_cp), document.byte_offset_at(end_cp)
+    params = _parameter_list(scopes.enclosing_node(syntax, start_b, end_b, stale=True))
+    if params is None or params.parent is None:
+        return False
+    body = params.parent.child_by_field_name("body")
+    if body is None:
+        return False
+    source = document.source_bytes
+    word_char = WORD_CHAR.encode()
+    for param in params.named_children:
+        if not (start_b <= param.start_byte and param.end_byte <= end_b):
+            continue
+        name = _declared_name(param)
+        if name is None:
+            continue
+        pattern = re.compile(
+            rb"(?<!"
+            + word_char
+            + rb")"
+            + re.escape(source[name.start_byte : name.end_byte])
+            + rb"(?!"
+            + word_char
+            + rb")"
+        )
+        if pattern.search(source, body.start_byte, body.end_byte) is not None:
+            return True
+    return False
+
+
+def _declared_name(node: Node) -> Node | None:
+    """The identifier a parameter declares (``x``, ``x: int``, ``int x``,
+    ``x int``, ``mut x: T``, ``*x``): its name, pattern or declarator field,
+    else its first named child, down to an identifier."""
+    for _ in range(6):
+        if node.type.endswith("identifier") or node.type == "self":
+            return node if node.type != "self" else None
+        child = (
+            node.child_by_field_name("name")
+            or node.child_by_field_name("pattern")
+            or node.child_by_field_name("declarator")
+            or (node.named_children[0] if node.named_children else None)
+        )
+        if child is None:
+            return None
+        node = child
+    return None
 
 
 def _parameter_list(node: Node | None) -> Node | None:

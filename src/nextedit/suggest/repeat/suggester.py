@@ -35,6 +35,7 @@ from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesiz
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
 from nextedit.suggest.repeat.tokens import tokenize
+from nextedit.suggest.signature import deletes_a_used_parameter
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text.lexical import WORD_RE
@@ -160,6 +161,7 @@ class RepeatEditSuggester:
             if not _renames_an_identifier(
                 context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
             )
+            and not deletes_a_used_parameter(context, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text)
         ]
         for proposal in proposals:
             rule = proposal.rule
@@ -169,6 +171,9 @@ class RepeatEditSuggester:
                 if context.cancelled():
                     return SilenceReason.CANCELLED
                 if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
+                    continue
+                # the developer kept this parameter: the function still reads it
+                if deletes_a_used_parameter(context, site.start, site.end, site.new_text):
                     continue
                 candidates.append(
                     Candidate(
