@@ -184,15 +184,56 @@ class BeforeBinding:
     imported: bool  # an import defines it
 
 
-def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int) -> BeforeBinding | None:
-    """The binding at ``anchor_cp``, resolved in the before text."""
+class BeforeTrees:
+    """The before texts' trees of one document lately asked about, kept for
+    the next suggest.
+
+    Renaming a second site (a use after the definition) gives a before text
+    byte-identical to the first one's; when the current tree's node
+    structure is still the same (:attr:`SyntaxTree.structure`: only token
+    swaps since), so is the before tree's, and reusing the earlier one keeps
+    what its memo learnt (every occurrence of the name classified). The key
+    is the structure token and the exact before bytes, so a reused tree is
+    the one a fresh computation would build, node for node; anything else
+    (another text, a re-parse) builds a new one. Holds a few entries of the
+    latest structure only."""
+
+    _KEEP = 2
+
+    def __init__(self) -> None:
+        self._structure: object | None = None
+        self._trees: dict[tuple[str, bytes], SyntaxTree] = {}
+
+    def tree(self, current: SyntaxTree, before: _Before) -> SyntaxTree:
+        """The tree of ``before`` (the current tree with the sites reverted)."""
+        structure = current.structure
+        if structure is not self._structure:
+            self._structure, self._trees = structure, {}
+        key = (before.document.uri, before.source)
+        found = self._trees.get(key)
+        if found is None:
+            # Swapping one identifier for another leaves the syntax unchanged:
+            # the tree of the before text is the current tree with its offsets
+            # edited (``Tree.edit``), no re-parse needed (a re-parse of a large
+            # file costs milliseconds even when incremental).
+            found = current.with_offsets_moved(before.applied, len(before.source))
+            if len(self._trees) >= self._KEEP:
+                self._trees.pop(next(iter(self._trees)))
+            self._trees[key] = found
+        return found
+
+
+def binding_in_before(
+    state: DocumentStateView, before: _Before, anchor_cp: int, trees: BeforeTrees | None = None
+) -> BeforeBinding | None:
+    """The binding at ``anchor_cp``, resolved in the before text (its tree
+    from ``trees`` when given)."""
     from nextedit.syntax import scopes
 
-    # Swapping one identifier for another leaves the syntax unchanged: the
-    # tree of the before text is the current tree with its offsets edited
-    # (``Tree.edit``), no re-parse needed (a re-parse of a large file costs
-    # milliseconds even when incremental).
-    tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
+    if trees is not None:
+        tree = trees.tree(state.syntax, before)
+    else:
+        tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
     anchor_b = before.byte_at(anchor_cp)
     try:
         ranges = scopes.binding_occurrences(tree, before.source, anchor_b)
