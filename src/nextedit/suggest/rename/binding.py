@@ -24,6 +24,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from tree_sitter import Node, QueryError
 
@@ -250,8 +251,14 @@ def binding_in_before(
     ]
     anchor_start = next((s for s, e in ranges if s <= anchor_b <= e), anchor_b)
     n = len(before.old)
+    starts = tuple(s for s, _ in ranges)
+    # a kept tree (``trees``) describes these very before bytes: so do its cps
+    cps = cast("tuple[int, ...] | None", tree.memo.get(("rename.before_cps", starts)))
+    if cps is None:
+        cps = tuple(before.cps_at(list(starts)))
+        tree.memo[("rename.before_cps", starts)] = cps
     return BeforeBinding(
-        ranges=[(cp, cp + n) for cp in before.cps_at([s for s, _ in ranges])],
+        ranges=[(cp, cp + n) for cp in cps],
         file_level=file_level,
         defined_here=any(not kind.endswith("import") for _, kind in definitions),
         at_definition=any(s == anchor_start and not kind.endswith("import") for s, kind in definitions),
