@@ -1,4 +1,5 @@
-"""Skipping literal rules that stand inside a literal with too many sites changes no proposal."""
+"""Skipping literal rules that stand inside a literal with too many sites, or that hold a
+literal matched nowhere, changes no proposal."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def _edited(functions: int, edited: list[int], old: str, new: str) -> tuple[str,
 def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(synthesis._Search, "inside_too_many", lambda self, rule, limit: False)
     monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, rules: None)
+    monkeypatch.setattr(synthesis._Search, "holds_an_absent_literal", lambda self, rule: False)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +35,8 @@ def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
         (6, [1, 2], "total = 0", "total = 1"),  # few sites: the next functions
         (200, [50, 51, 52], "total", "amount"),
         (8, [3], "for item in items", "for item in sorted(items)"),
+        (120, [0, 1], "total", "LIMIT"),  # f1 is a prefix of f10…f19, f100…
+        (30, [2, 9], "items:\n", "items):\n"),
     ],
 )
 def test_pruned_search_proposes_the_same(
@@ -69,3 +73,29 @@ def _count_scans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(synthesis, "scan_sites", counting)
     return count
+
+
+def _renamed_constant(functions: int) -> tuple[str, list[PastEdit]]:
+    """A module constant used once per function, renamed at its definition and its first use."""
+    text = "LIMIT = 10\n\n" + "".join(
+        f"def f{i}(total):\n    return helper(total, LIMIT), 'x'\n\n" for i in range(functions)
+    )
+    edits = []
+    for seq, at in enumerate((0, text.index("LIMIT", 1)), 1):
+        text = text[:at] + "CAP" + text[at + 5 :]
+        edits.append(PastEdit(at, "LIMIT", "CAP", seq))
+    return text, edits
+
+
+def test_contexts_around_a_vanished_example_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    text, edits = _renamed_constant(300)
+    scans = _count_scans(monkeypatch)
+    pruned = synthesize(text, edits, edits[-1].start + 3, max_sources=20, max_proposals=4)
+    searched = scans[0]
+    monkeypatch.setattr(synthesis._Search, "holds_an_absent_literal", lambda self, rule: False)
+    scans[0] = 0
+    full = synthesize(text, edits, edits[-1].start + 3, max_sources=20, max_proposals=4)
+    assert [(p.rule.before, [s.start for s in p.sites]) for p in pruned] == [
+        (p.rule.before, [s.start for s in p.sites]) for p in full
+    ]
+    assert searched < scans[0], (searched, scans[0])

@@ -80,7 +80,17 @@ class SyntaxTree:
     previous ``.tree`` keeps a consistent view of the previous version.
     """
 
-    __slots__ = ("_language", "_tree", "_tree_source", "_source_len", "_memo", "_pending", "_prefix", "_suffix")
+    __slots__ = (
+        "_language",
+        "_tree",
+        "_tree_source",
+        "_source_len",
+        "_memo",
+        "_pending",
+        "_prefix",
+        "_suffix",
+        "_structure",
+    )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
         self._language = language
@@ -92,6 +102,9 @@ class SyntaxTree:
         self._pending: tuple[tree_sitter.Tree, bytes] | None = None
         # bytes unchanged at the start / end of the text since ``_tree``
         self._prefix = self._suffix = source_len
+        # identifies the node structure of ``_tree``: new at every parse, kept
+        # where the structure provably stays (a token swap, moved offsets)
+        self._structure = object()
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -126,7 +139,10 @@ class SyntaxTree:
             edited, source = self._pending
             self._pending = None
             swapped = self._token_swap(source)
-            self._tree = swapped if swapped is not None else self._parse(source, edited)
+            if swapped is None:
+                swapped = self._parse(source, edited)
+                self._structure = object()
+            self._tree = swapped
             self._tree_source = source
             self._prefix = self._suffix = len(source)
         return self._tree
@@ -137,6 +153,16 @@ class SyntaxTree:
     @property
     def root(self) -> tree_sitter.Node:
         return self.tree.root_node
+
+    @property
+    def structure(self) -> object:
+        """An opaque token of the current tree's node structure (types,
+        nesting, fields — not offsets): two trees with the same token have
+        the same nodes, so over the same bytes any question about them has
+        the same answer. A new token at every re-parse; kept by a token swap
+        (:meth:`_token_swap`) and by :meth:`with_offsets_moved`."""
+        self.tree  # noqa: B018 - the pending re-parse decides
+        return self._structure
 
     @property
     def stale_root(self) -> tree_sitter.Node:
@@ -187,7 +213,9 @@ class SyntaxTree:
         """
         moved = self.tree.copy()
         _edit_tree(moved, edits)
-        return SyntaxTree(self._language, moved, source_len)
+        out = SyntaxTree(self._language, moved, source_len)
+        out._structure = self._structure
+        return out
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
@@ -196,6 +224,7 @@ class SyntaxTree:
         self._tree_source = source
         self._source_len = self._prefix = self._suffix = len(source)
         self._memo = {}
+        self._structure = object()
 
     def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
@@ -254,6 +283,7 @@ class SyntaxTree:
         """
         snap = SyntaxSnapshot(self._language, self._tree, self._source_len, self._tree_source)
         snap._prefix, snap._suffix = self._prefix, self._suffix
+        snap._structure = self._structure
         snap._origin = self._pending
         if self._pending is None:
             snap._memo = self._memo
@@ -270,6 +300,7 @@ class SyntaxTree:
         if self._pending is None or snapshot._origin is not self._pending:
             return False
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
+        self._structure = snapshot._structure
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         return True

@@ -24,6 +24,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from tree_sitter import Node, QueryError
 
@@ -184,15 +185,56 @@ class BeforeBinding:
     imported: bool  # an import defines it
 
 
-def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int) -> BeforeBinding | None:
-    """The binding at ``anchor_cp``, resolved in the before text."""
+class BeforeTrees:
+    """The before texts' trees of one document lately asked about, kept for
+    the next suggest.
+
+    Renaming a second site (a use after the definition) gives a before text
+    byte-identical to the first one's; when the current tree's node
+    structure is still the same (:attr:`SyntaxTree.structure`: only token
+    swaps since), so is the before tree's, and reusing the earlier one keeps
+    what its memo learnt (every occurrence of the name classified). The key
+    is the structure token and the exact before bytes, so a reused tree is
+    the one a fresh computation would build, node for node; anything else
+    (another text, a re-parse) builds a new one. Holds a few entries of the
+    latest structure only."""
+
+    _KEEP = 2
+
+    def __init__(self) -> None:
+        self._structure: object | None = None
+        self._trees: dict[tuple[str, bytes], SyntaxTree] = {}
+
+    def tree(self, current: SyntaxTree, before: _Before) -> SyntaxTree:
+        """The tree of ``before`` (the current tree with the sites reverted)."""
+        structure = current.structure
+        if structure is not self._structure:
+            self._structure, self._trees = structure, {}
+        key = (before.document.uri, before.source)
+        found = self._trees.get(key)
+        if found is None:
+            # Swapping one identifier for another leaves the syntax unchanged:
+            # the tree of the before text is the current tree with its offsets
+            # edited (``Tree.edit``), no re-parse needed (a re-parse of a large
+            # file costs milliseconds even when incremental).
+            found = current.with_offsets_moved(before.applied, len(before.source))
+            if len(self._trees) >= self._KEEP:
+                self._trees.pop(next(iter(self._trees)))
+            self._trees[key] = found
+        return found
+
+
+def binding_in_before(
+    state: DocumentStateView, before: _Before, anchor_cp: int, trees: BeforeTrees | None = None
+) -> BeforeBinding | None:
+    """The binding at ``anchor_cp``, resolved in the before text (its tree
+    from ``trees`` when given)."""
     from nextedit.syntax import scopes
 
-    # Swapping one identifier for another leaves the syntax unchanged: the
-    # tree of the before text is the current tree with its offsets edited
-    # (``Tree.edit``), no re-parse needed (a re-parse of a large file costs
-    # milliseconds even when incremental).
-    tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
+    if trees is not None:
+        tree = trees.tree(state.syntax, before)
+    else:
+        tree = state.syntax.with_offsets_moved(before.applied, len(before.source))
     anchor_b = before.byte_at(anchor_cp)
     try:
         ranges = scopes.binding_occurrences(tree, before.source, anchor_b)
@@ -209,8 +251,14 @@ def binding_in_before(state: DocumentStateView, before: _Before, anchor_cp: int)
     ]
     anchor_start = next((s for s, e in ranges if s <= anchor_b <= e), anchor_b)
     n = len(before.old)
+    starts = tuple(s for s, _ in ranges)
+    # a kept tree (``trees``) describes these very before bytes: so do its cps
+    cps = cast("tuple[int, ...] | None", tree.memo.get(("rename.before_cps", starts)))
+    if cps is None:
+        cps = tuple(before.cps_at(list(starts)))
+        tree.memo[("rename.before_cps", starts)] = cps
     return BeforeBinding(
-        ranges=[(cp, cp + n) for cp in before.cps_at([s for s, _ in ranges])],
+        ranges=[(cp, cp + n) for cp in cps],
         file_level=file_level,
         defined_here=any(not kind.endswith("import") for _, kind in definitions),
         at_definition=any(s == anchor_start and not kind.endswith("import") for s, kind in definitions),

@@ -58,6 +58,7 @@ from tree_sitter import Node
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp, TriggerKind
 from nextedit.suggest.rename.binding import (
     BeforeBinding,
+    BeforeTrees,
     binding_in_before,
     check_new_name,
     in_import,
@@ -107,6 +108,8 @@ class RenameSuggester:
         # (other uri, its version, text hash, old) -> OLD starts that refer to another
         # file's top-level OLD; unchanged documents are not searched again
         self._cross_cache: dict[tuple, tuple[int, ...]] = {}
+        # the before text's tree of the last rename, for the next site's suggest
+        self._before_trees = BeforeTrees()
 
     def propose(self, context: SuggestContext) -> Proposal:
         evidence = find_evidence(context)
@@ -163,7 +166,7 @@ class RenameSuggester:
         anchor_before = map_to_before(ev.site_cp, sites, old, new)
         resolved: BeforeBinding | None = None
         if state.syntax is not None:
-            resolved = binding_in_before(state, before, anchor_before)
+            resolved = binding_in_before(state, before, anchor_before, self._before_trees)
             if resolved is None:
                 return SilenceReason.NO_CANDIDATES
             ranges_before = resolved.ranges

@@ -252,6 +252,11 @@ class _Found(Replay[_Match]):
         """False once part of the text was skipped (long lines, the hit cap, cancelled)."""
         return self._scan.complete
 
+    @property
+    def none_at_all(self) -> bool:
+        """The whole text was searched, nothing skipped, and no match found."""
+        return self._done and not self._seen and self._scan.complete
+
 
 def find_sites(text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200) -> list[Site]:
     """Every match of ``rule.before`` whose rewrite changes the text (none

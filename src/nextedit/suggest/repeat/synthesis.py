@@ -165,7 +165,7 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _limit(rule)
-            if search.inside_too_many(rule, limit):
+            if search.inside_too_many(rule, limit) or search.holds_an_absent_literal(rule):
                 continue
             found, complete = search.sites(rule, limit)
             if not found:  # none, or more than the limit
@@ -208,6 +208,7 @@ class _Search:
         self.memo = MatchMemo(text, cancelled)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
         self.too_many: dict[int, list[str]] = {}  # by limit
+        self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
         """The rule's sites (None: more than ``limit``) and whether the search was complete."""
@@ -217,6 +218,8 @@ class _Search:
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
                 self.too_many.setdefault(limit, []).append(literal)
+            elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
+                self.absent.append(literal)
         return self.scanned[key]
 
     def longest_literals_first(self, rules: Sequence[Rule]) -> None:
@@ -234,6 +237,19 @@ class _Search:
         for limit, (_, rule) in longest.items():
             if not self.inside_too_many(rule, limit):
                 self.sites(rule, limit)
+
+    def holds_an_absent_literal(self, rule: Rule) -> bool:
+        """``rule`` is a literal holding, with its word boundaries, a literal
+        that matched nowhere in a complete search: each match of ``rule``
+        would hold one of that literal's, so it has no match either. (After
+        the developer's edit the example's own before-text is gone; the
+        wider contexts around it then need no search.)"""
+        literal = rule.plain_literal
+        if literal is None:
+            return False
+        return any(
+            shorter in literal and next(literal_matches(literal, shorter), None) is not None for shorter in self.absent
+        )
 
     def inside_too_many(self, rule: Rule, limit: int) -> bool:
         """``rule`` is a literal standing, with its word boundaries, inside a
