@@ -345,12 +345,6 @@ _FIELD_CASES = [
         "old",
         "new_",
     ),
-    (
-        "python",
-        "def f(old, new):\n    return {new: old, 'a': old, new: # c\n old, new: \\\n old}, g(old)\n",
-        "old",
-        "new",
-    ),
 ]
 
 
@@ -365,6 +359,21 @@ def test_field_prefilter_changes_nothing(language, text, old, new, monkeypatch):
     state = session.documents["file:///a"]
     edits = [TextEditCp(m.start(), m.end(), new) for m in re.finditer(rf"\b{old}\b", text)]
     filtered = occurrences.shorthand_fields(state, edits, old, new)
-    monkeypatch.setattr(occurrences, "_may_follow", lambda *_: True)
+    monkeypatch.setattr(occurrences, "_may_be_field", lambda *_: True)
     assert filtered == occurrences.shorthand_fields(state, edits, old, new)
     assert filtered != edits  # every case has a field to rewrite
+
+
+def test_a_python_dict_pair_keyed_by_the_new_name_stays_a_pair():
+    """``{new: old}`` renamed is ``{new: new}``: folding it to ``{new}`` (as
+    a JavaScript object's shorthand) would make a Python dict a set."""
+    from nextedit.session import Session
+    from nextedit.suggest.model import TextEditCp
+    from nextedit.suggest.rename import occurrences
+
+    text = "def f(old, new):\n    return {new: old, 'a': old}, g(old)\n"
+    session = Session("s")
+    session.did_open("file:///a.py", "python", 1, text)
+    state = session.documents["file:///a.py"]
+    edits = [TextEditCp(m.start(), m.end(), "new") for m in re.finditer(r"\bold\b", text)]
+    assert occurrences.shorthand_fields(state, edits, "old", "new") == edits

@@ -25,7 +25,7 @@ from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.syntax import get_language
 from nextedit.text import utf8
-from nextedit.text.lexical import WORD_CHAR_RE
+from nextedit.text.lexical import WORD_CHAR_RE, is_word_char
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +42,16 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
     (Rust struct literals, JavaScript/TypeScript object literals and patterns)."""
     document = state.document
     language = state.syntax.language
-    if not _has_field_syntax(language):
-        return list(edits)  # no node of the types below can exist
+    if not _has_shorthands(language):
+        # no shorthand to write out, and no pair to fold into one: a Python
+        # dict's ``{new: old}`` is not ``{new}`` (a set)
+        return list(edits)
     root = state.syntax.root
     source = document.source_bytes
-    # what may stand before a field's value or shorthand: the key's ':'
-    # (shorthands: '{', ',' or a field attribute's ']'), a comment's end, a
-    # line continuation
-    before = b":/\\{,]" if _has_shorthands(language) else b":/\\"
+    key = utf8(new)
     out: list[TextEditCp] = []
     for edit, b in zip(edits, document.byte_offsets_at([e.start_cp for e in edits]), strict=True):
-        if not _may_follow(source, b, before):
+        if not _may_be_field(source, b, b + len(utf8(old)), key):
             out.append(edit)  # no field syntax can hold it: no node lookup
             continue
         node = root.named_descendant_for_byte_range(b, b + len(utf8(old)))
@@ -100,16 +99,31 @@ _FIELD_SYNTAX = (
 
 
 @functools.cache
-def _has_field_syntax(language: str) -> bool:
-    """Whether the grammar has any node type :func:`shorthand_fields` reacts to."""
-    lang = get_language(language)
-    return any(lang.id_for_node_kind(kind, True) is not None for kind in _FIELD_SYNTAX)
-
-
-@functools.cache
 def _has_shorthands(language: str) -> bool:
+    """Whether the grammar has field shorthands (Rust, JavaScript/TypeScript):
+    only there is ``{ old }`` written out and ``{ new: new }`` folded."""
     lang = get_language(language)
     return any(lang.id_for_node_kind(kind, True) is not None for kind in _FIELD_SYNTAX[:3])
+
+
+def _may_be_field(source: bytes, start: int, end: int, new: bytes) -> bool:
+    """Whether the occurrence ``source[start:end]`` can be a shorthand (after
+    ``{``, ``,``, an attribute's ``]`` or a comment, and before ``,``,
+    ``}``, a default's ``=`` or a comment) or the value of a key that reads
+    ``new`` (``new: old``); a line break on either side keeps it possible.
+    A cheap necessary condition: the syntax tree decides."""
+    if _may_follow(source, start, b"/\\{,]") and _may_precede(source, end, b",}=/"):
+        return True
+    if not _may_follow(source, start, b":"):
+        return False
+    colon = source.rfind(b":", 0, start)
+    head = source[max(0, colon - len(new) - 64) : colon].rstrip()
+    if head.endswith(b"/"):
+        return True  # a comment between the key and its colon
+    if not head.endswith(new):
+        return False
+    before = head[: len(head) - len(new)]
+    return not before or not is_word_char(before[-1:].decode("latin-1"))
 
 
 def _may_follow(source: bytes, at: int, chars: bytes) -> bool:
@@ -119,6 +133,15 @@ def _may_follow(source: bytes, at: int, chars: bytes) -> bool:
     while i >= 0 and source[i] in b" \t\f\v":
         i -= 1
     return i >= 0 and (source[i] in chars or source[i] in b"\r\n")
+
+
+def _may_precede(source: bytes, at: int, chars: bytes) -> bool:
+    """Whether the first non-blank byte from ``at`` is one of ``chars``, or
+    is on a later line (or the text ends)."""
+    i = at
+    while i < len(source) and source[i] in b" \t\f\v":
+        i += 1
+    return i >= len(source) or source[i] in chars or source[i] in b"\r\n"
 
 
 def diagnosed_occurrence(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
