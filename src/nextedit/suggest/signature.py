@@ -197,7 +197,8 @@ class SignatureSuggester:
         if not pending:
             return SilenceReason.NO_CANDIDATES
 
-        after_cursor = [p for p in pending if p[1].start_byte >= document.byte_offset_at(context.cursor_cp)]
+        cursor_b = document.byte_offset_at(context.cursor_cp)
+        after_cursor = [p for p in pending if p[1].start_byte >= cursor_b]
         call, args, arg_nodes = (after_cursor or pending)[0]
         line = document.line_of(edit.start_cp) + 1
         call_cp = document.cp_offset_at_byte(args.start_byte)
@@ -246,7 +247,8 @@ class SignatureSuggester:
                 definition,
                 before,
                 (before_pieces, now_pieces),
-                after_cursor + [p for p in pending if p not in after_cursor],
+                (call, args, arg_nodes),
+                len(pending),
                 evidence,
                 fingerprint,
             )
@@ -259,54 +261,53 @@ class SignatureSuggester:
         definition: Node,
         before: tuple[int, int],
         pieces: tuple[list[str], list[str]],
-        pending: list[tuple[Node, Node, list[Node]]],
+        target: tuple[Node, Node, list[Node]],
+        pending: int,
         evidence: tuple[str, ...],
         fingerprint: str,
     ) -> Proposal:
-        """The next call, in the order the calls are offered, that passes every
-        old parameter positionally and sees a variable named like the new
-        parameter: that variable goes in as the new argument. A call where
-        the value is the developer's to write gets nothing — not even a jump:
-        a jump promises an edit at its target (DESIGN.md "Jump")."""
+        """The next call, when it passes every old parameter positionally and
+        sees a variable named like the new parameter: that variable goes in
+        as the new argument. A call where the value is the developer's to
+        write gets nothing — not even a jump: a jump promises an edit at its
+        target (DESIGN.md "Jump"). ``target``: the call, its argument list and
+        arguments; ``pending``: how many calls still fit the old arity."""
+        call, args, arg_nodes = target
         added = _added_index(*pieces)
-        if added is None:
+        if added is None or len(arg_nodes) != before[1] or not _positional(arg_nodes):
             return SilenceReason.NO_CANDIDATES
         index, name = added
         document = context.document
         source = document.source_bytes
-        for call, args, arg_nodes in pending:
-            if len(arg_nodes) != before[1] or not _positional(arg_nodes):
-                continue
-            if not _visible_at(name, call, args, definition, source):
-                continue
-            if arg_nodes and index < len(arg_nodes):
-                at, text = arg_nodes[index].start_byte, f"{name}, "
-            elif arg_nodes:
-                at, text = arg_nodes[-1].end_byte, f", {name}"
-            elif source[args.start_byte : args.start_byte + 1] == b"(":
-                at, text = args.start_byte + 1, name
-            else:
-                continue
-            at_cp = document.cp_offset_at_byte(at)
-            call_line = document.line_of(at_cp) + 1
-            return [
-                Candidate(
-                    kind="edit",
-                    uri=context.uri,
-                    edits=(TextEditCp(at_cp, at_cp, text),),
-                    score=0.7,
-                    suggester=self.name,
-                    evidence=evidence
-                    + (
-                        f"`{name}` passed as argument {index + 1} at line {call_line}: a variable of that name is in scope",
-                    ),
-                    fingerprint=f"{fingerprint}:{call_line}:+{name}",
-                    cursor_cp=at_cp + len(text),
-                    example_seq=edit.seq,
-                    features=CandidateFeatures(family="added-argument", shape="insert", sites=len(pending)),
-                )
-            ]
-        return SilenceReason.NO_CANDIDATES
+        if not _visible_at(name, call, args, definition, source):
+            return SilenceReason.NO_CANDIDATES
+        if arg_nodes and index < len(arg_nodes):
+            at, text = arg_nodes[index].start_byte, f"{name}, "
+        elif arg_nodes:
+            at, text = arg_nodes[-1].end_byte, f", {name}"
+        elif source[args.start_byte : args.start_byte + 1] == b"(":
+            at, text = args.start_byte + 1, name
+        else:
+            return SilenceReason.NO_CANDIDATES
+        at_cp = document.cp_offset_at_byte(at)
+        call_line = document.line_of(at_cp) + 1
+        return [
+            Candidate(
+                kind="edit",
+                uri=context.uri,
+                edits=(TextEditCp(at_cp, at_cp, text),),
+                score=0.7,
+                suggester=self.name,
+                evidence=evidence
+                + (
+                    f"`{name}` passed as argument {index + 1} at line {call_line}: a variable of that name is in scope",
+                ),
+                fingerprint=f"{fingerprint}:{call_line}:+{name}",
+                cursor_cp=at_cp + len(text),
+                example_seq=edit.seq,
+                features=CandidateFeatures(family="added-argument", shape="insert", sites=pending),
+            )
+        ]
 
 
 def deletes_a_used_parameter(context: SuggestContext, start_cp: int, end_cp: int, new_text: str) -> bool:
