@@ -159,17 +159,23 @@ def test_a_failing_suggester_does_not_sink_the_others():
         ask(session_with("a = 1\n", suggesters))
 
 
+class _FeedbackRecorder(Fixed):
+    """A suggester that notes the feedback counts each request ranks with."""
+
+    def __init__(self, seen: list[dict]) -> None:
+        super().__init__("s", [candidate([(4, 5, "7")])])
+        self.seen = seen
+
+    def propose(self, context: SuggestContext):
+        self.seen.append(dict(context.feedback))
+        return super().propose(context)
+
+
 def test_the_feedback_counts_reach_the_ranking_context():
     """The engine hands the feedback log's counts to the ranker (its online
     adjustment is tested in test_ranker.py; the untrained ranker ignores them)."""
-    seen = []
-
-    class Recording(Fixed):
-        def propose(self, context: SuggestContext):
-            seen.append(dict(context.feedback))
-            return super().propose(context)
-
-    engine = SuggestionEngine([Recording("s", [candidate([(4, 5, "7")])])], ranker=Ranker.untrained())
+    seen: list[dict] = []
+    engine = SuggestionEngine([_FeedbackRecorder(seen)], ranker=Ranker.untrained())
     engine.feedback_counts = {"liked": (18, 20), "disliked": (2, 20)}
     session = Session("t", engine=engine)
     session.did_open(URI, "python", 1, "a = 1\nb = 2\n")
@@ -181,14 +187,8 @@ def test_each_request_ranks_with_the_counts_it_brought():
     """Requests computed on worker threads bring the feedback counts as they
     were when each arrived; none of them writes its counts into the engine
     the session's other requests share."""
-    seen = []
-
-    class Recording(Fixed):
-        def propose(self, context: SuggestContext):
-            seen.append(dict(context.feedback))
-            return super().propose(context)
-
-    engine = SuggestionEngine([Recording("s", [candidate([(4, 5, "7")])])], ranker=Ranker.untrained())
+    seen: list[dict] = []
+    engine = SuggestionEngine([_FeedbackRecorder(seen)], ranker=Ranker.untrained())
     session = Session("t", engine=engine)
     session.did_open(URI, "python", 1, "a = 1\nb = 2\n")
     first = dataclasses.replace(session.prepare_suggest(URI, 1, Position(0, 0)), feedback_counts={"s": (1, 2)})

@@ -331,23 +331,13 @@ def deletes_a_used_parameter(context: SuggestContext, start_cp: int, end_cp: int
     if body is None:
         return False
     source = document.source_bytes
-    word_char = WORD_CHAR.encode()
     for param in params.named_children:
         if not (start_b <= param.start_byte and param.end_byte <= end_b):
             continue
         name = _declared_name(param)
         if name is None:
             continue
-        pattern = re.compile(
-            rb"(?<!"
-            + word_char
-            + rb")"
-            + re.escape(source[name.start_byte : name.end_byte])
-            + rb"(?!"
-            + word_char
-            + rb")"
-        )
-        if pattern.search(source, body.start_byte, body.end_byte) is not None:
+        if _word(source[name.start_byte : name.end_byte]).search(source, body.start_byte, body.end_byte) is not None:
             return True
     return False
 
@@ -395,11 +385,7 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     body = definition.child_by_field_name("body")
     if body is None:
         return False
-    word_char = WORD_CHAR.encode()  # bytes: ASCII \w, and $
-    pattern = re.compile(
-        rb"(?<!" + word_char + rb")" + re.escape(names[removed].encode()) + rb"(?!" + word_char + rb")"
-    )
-    return pattern.search(source, body.start_byte, body.end_byte) is not None
+    return _word(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
 
 
 def _call_of(ident: Node | None) -> Node | None:
@@ -485,15 +471,10 @@ def _positional(arg_nodes: list[Node]) -> bool:
 
 def _added_index(before: list[str], now: list[str]) -> tuple[int, str] | None:
     """``(index, name)`` (receivers left out) of the one parameter added, by name."""
-    b = [_param_name(p) for p in before if not _SELF.match(p)]
-    a = [_param_name(p) for p in now if not _SELF.match(p)]
-    if len(a) != len(b) + 1:
+    found = _one_changed(before, now, "insert")
+    if found is None or not NAME_RE.fullmatch(found[1]):
         return None
-    matcher = difflib.SequenceMatcher(None, b, a, autojunk=False)
-    new = [j for op, _, _, j1, j2 in matcher.get_opcodes() if op == "insert" for j in range(j1, j2)]
-    if len(new) != 1 or not NAME_RE.fullmatch(a[new[0]]):
-        return None
-    return new[0], a[new[0]]
+    return found
 
 
 def _visible_at(name: str, call: Node, args: Node, definition: Node, source: bytes) -> bool:
@@ -509,9 +490,7 @@ def _visible_at(name: str, call: Node, args: Node, definition: Node, source: byt
     skip = [(args.start_byte, args.end_byte)]
     if not inside:
         skip.append((definition.start_byte, definition.end_byte))
-    word_char = WORD_CHAR.encode()
-    pattern = re.compile(rb"(?<!" + word_char + rb")" + re.escape(name.encode()) + rb"(?!" + word_char + rb")")
-    for match in pattern.finditer(source, lo, hi):
+    for match in _word(name.encode()).finditer(source, lo, hi):
         if not any(s <= match.start() < e for s, e in skip):
             return True
     return False
@@ -519,10 +498,30 @@ def _visible_at(name: str, call: Node, args: Node, definition: Node, source: byt
 
 def _removed_index(before: list[str], now: list[str]) -> int | None:
     """Index (receivers left out) of the one parameter removed, by name."""
+    found = _one_changed(before, now, "delete")
+    return found[0] if found is not None else None
+
+
+def _one_changed(before: list[str], now: list[str], op: str) -> tuple[int, str] | None:
+    """The one parameter name that ``op`` ("insert" or "delete") changed
+    between the two lists (receivers left out), with its index in the list
+    that holds it."""
     b = [_param_name(p) for p in before if not _SELF.match(p)]
     a = [_param_name(p) for p in now if not _SELF.match(p)]
-    if len(b) != len(a) + 1:
+    if len(a) - len(b) != (1 if op == "insert" else -1):
         return None
-    matcher = difflib.SequenceMatcher(None, b, a, autojunk=False)
-    gone = [i for op, i1, i2, _, _ in matcher.get_opcodes() if op == "delete" for i in range(i1, i2)]
-    return gone[0] if len(gone) == 1 else None
+    found = [
+        index
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b, a, autojunk=False).get_opcodes()
+        if tag == op
+        for index in (range(j1, j2) if op == "insert" else range(i1, i2))
+    ]
+    if len(found) != 1:
+        return None
+    return found[0], (a if op == "insert" else b)[found[0]]
+
+
+def _word(name: bytes) -> re.Pattern[bytes]:
+    """``name`` as a whole word: no word character (ASCII ``\\w``, and ``$``) on either side."""
+    word_char = WORD_CHAR.encode()
+    return re.compile(rb"(?<!" + word_char + rb")" + re.escape(name) + rb"(?!" + word_char + rb")")
