@@ -892,6 +892,35 @@ def test_the_stale_root_moves_offsets_without_a_re_parse() -> None:
     assert not tree.reparse_pending
 
 
+def test_the_stale_root_is_the_same_whether_or_not_a_reader_re_parsed() -> None:
+    """Until the next edit, ``stale_root`` is the previous parse with its
+    offsets moved, also after a reader re-parsed (and in a snapshot taken
+    then): a question asked of it has one answer, whoever parsed first. The
+    edit turns ``x`` into ``(x`` — a syntax error the re-parse sees and the
+    stale tree does not."""
+    from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
+
+    text = "def a(x):\n    return x\n"
+    document = Document("file:///a.py", "python", 1, text)
+    tree = SyntaxTree.parse("python", document.source_bytes)
+    applied = document.apply_changes(
+        [TextChange(Range(Position(1, 11), Position(1, 11)), "(")], 2, PositionEncoding.UTF16
+    )
+    tree.apply_edits(applied, document.source_bytes)
+    before = tree.stale_root
+    assert not before.has_error
+    assert tree.root.has_error  # a reader re-parses
+    after = tree.stale_root
+    assert not after.has_error and str(after) == str(before)
+    assert str(tree.snapshot().stale_root) == str(before)
+    # the next edit: the stale view is the parse just made, offsets moved
+    applied = document.apply_changes(
+        [TextChange(Range(Position(1, 11), Position(1, 12)), "")], 3, PositionEncoding.UTF16
+    )
+    tree.apply_edits(applied, document.source_bytes)
+    assert tree.stale_root.has_error
+
+
 # ------------------------------------------------- C headers that are C++
 CPP_HEADER = """#pragma once
 #include <string>

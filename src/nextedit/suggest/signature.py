@@ -146,12 +146,11 @@ class SignatureSuggester:
         source = document.source_bytes
         start_b = document.byte_offset_at(edit.start_cp)
         end_b = document.byte_offset_at(edit.new_end_cp)
-        # the last parse, offsets moved, tells cheaply whether the edit can be in a
-        # parameter list at all (most edits are not): only then pay the re-parse
-        if (
-            state.syntax.reparse_pending
-            and _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True)) is None
-        ):
+        # the last parse before the newest edits, offsets moved, tells cheaply
+        # whether the edit can be in a parameter list at all (most edits are
+        # not): only then pay the re-parse. Asked whether or not another
+        # reader re-parsed already, so the answer does not depend on it.
+        if _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True)) is None:
             return None
         params = _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b))
         if params is None or not (params.start_byte <= start_b and end_b <= params.end_byte):

@@ -90,6 +90,7 @@ class SyntaxTree:
         "_prefix",
         "_suffix",
         "_structure",
+        "_stale",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -105,6 +106,10 @@ class SyntaxTree:
         # identifies the node structure of ``_tree``: new at every parse, kept
         # where the structure provably stays (a token swap, moved offsets)
         self._structure = object()
+        # once the pending edits are parsed: the edited tree they were parsed
+        # from (the previous parse, offsets moved), still what ``stale_root``
+        # reads until the next edit
+        self._stale: tree_sitter.Tree | None = None
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -142,6 +147,7 @@ class SyntaxTree:
             if swapped is None:
                 swapped = self._parse(source, edited)
                 self._structure = object()
+            self._stale = edited if self._tree_source else None  # nothing stale before a first parse
             self._tree = swapped
             self._tree_source = source
             self._prefix = self._suffix = len(source)
@@ -166,14 +172,17 @@ class SyntaxTree:
 
     @property
     def stale_root(self) -> tree_sitter.Node:
-        """The root as of the last parse, its offsets moved by every edit since
-        (``Tree.edit``) but not re-parsed: free to read, exact away from the
-        edits, stale around them. For questions about the text *far* from the
-        edits (what a distant site sits in), at no re-parse. A document not
-        parsed yet (its first parse deferred, :meth:`parse_later`) has
-        nothing stale to read: the real root then."""
+        """The root as of the last parse before the newest edits, its offsets
+        moved by those edits (``Tree.edit``) but not re-parsed: free to read,
+        exact away from the edits, stale around them. For questions about
+        the text *far* from the edits (what a distant site sits in), at no
+        re-parse. It stays the same tree once a reader has re-parsed, until
+        the next edit: an answer read from it does not depend on whether
+        another reader parsed first. A document not parsed yet (its first
+        parse deferred, :meth:`parse_later`) has nothing stale to read: the
+        real root then."""
         if self._pending is None:
-            return self._tree.root_node
+            return (self._stale if self._stale is not None else self._tree).root_node
         if not self._tree_source and self._source_len:
             return self.tree.root_node
         return self._pending[0].root_node
@@ -201,6 +210,7 @@ class SyntaxTree:
             self._suffix = min(self._suffix, size - edit.old_end_byte)
             size += edit.new_end_byte - edit.old_end_byte
         self._pending = (old, new_source)
+        self._stale = None
         self._source_len = len(new_source)
         self._memo = {}
 
@@ -225,6 +235,7 @@ class SyntaxTree:
         self._source_len = self._prefix = self._suffix = len(source)
         self._memo = {}
         self._structure = object()
+        self._stale = None
 
     def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
@@ -284,6 +295,7 @@ class SyntaxTree:
         snap = SyntaxSnapshot(self._language, self._tree, self._source_len, self._tree_source)
         snap._prefix, snap._suffix = self._prefix, self._suffix
         snap._structure = self._structure
+        snap._stale = self._stale
         snap._origin = self._pending
         if self._pending is None:
             snap._memo = self._memo
@@ -301,6 +313,7 @@ class SyntaxTree:
             return False
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
         self._structure = snapshot._structure
+        self._stale = snapshot._stale
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         return True
