@@ -164,15 +164,7 @@ def ask_model(
         evidence=(prediction.evidence,),
         fingerprint=_fingerprint(config.source, request.uri, text, prediction.edits),
     )
-    context = SuggestContext(
-        workspace=workspace,
-        request=request,
-        state=state,
-        kinds=kinds,
-        edits=tuple(state.history.edits()),
-        rejected=rejected,
-        cancelled=cancelled,
-    )
+    context = SuggestContext.for_request(workspace, request, state, kinds, rejected, cancelled)
     why = filters.check(candidate, context, rejected)
     if why is not None:
         if why == filters.REVERSAL:

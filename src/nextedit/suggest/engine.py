@@ -166,16 +166,15 @@ class SuggestionEngine:
         if not self.watches(state):
             return Ranking(None, (), SilenceReason.LANGUAGE_NOT_WATCHED)
         rejected = frozenset(rejected)
-        context = SuggestContext(
-            workspace=workspace,
-            request=request,
-            state=state,
-            kinds=kinds,
-            edits=tuple(state.history.edits()),
-            rejected=rejected,
-            rejected_rules=rejected_rules or {},
-            cancelled=cancelled,
-            feedback=feedback if feedback is not None else self.feedback_counts,
+        context = SuggestContext.for_request(
+            workspace,
+            request,
+            state,
+            kinds,
+            rejected,
+            cancelled,
+            rejected_rules,
+            feedback if feedback is not None else self.feedback_counts,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []

@@ -111,6 +111,32 @@ class SuggestContext:
     # suggester name -> (accepted, accepted + explicitly rejected) in this installation's feedback log
     feedback: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
 
+    @classmethod
+    def for_request(
+        cls,
+        workspace: WorkspaceView,
+        request: SuggestRequest,
+        state: DocumentStateView,
+        kinds: SuggestionKinds,
+        rejected: frozenset[str],
+        cancelled: Callable[[], bool] = lambda: False,
+        rejected_rules: Mapping[str, int] | None = None,
+        feedback: Mapping[str, tuple[int, int]] | None = None,
+    ) -> SuggestContext:
+        """The context of ``request`` on ``state`` (its document in
+        ``workspace``), with that document's developer edits."""
+        return cls(
+            workspace=workspace,
+            request=request,
+            state=state,
+            kinds=kinds,
+            edits=tuple(state.history.edits()),
+            rejected=rejected,
+            rejected_rules=rejected_rules or {},
+            cancelled=cancelled,
+            feedback=feedback or {},
+        )
+
     # -- conveniences ------------------------------------------------------
 
     @property

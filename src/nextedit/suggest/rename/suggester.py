@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 from tree_sitter import Node
 
@@ -200,14 +201,7 @@ class RenameSuggester:
 
         candidates: list[Candidate] = []
         # what every candidate of this rename shares (its own file's and the other files')
-        shared = CandidateFeatures(
-            examples=len(sites),
-            source_age=rank,
-            done=len(sites),
-            identifier_only=ev.pure,
-            changed_tokens=2,
-            changed_chars=len(old) + len(new),
-        )
+        shared = _rename_features(ev, rank, examples=len(sites), done=len(sites))
         evidence = tuple(describe_evidence(document, e, old, new) for e in group_edits[-3:])
         if len(sites) > 1:
             evidence += (f"{len(sites)} sites already renamed",)
@@ -297,6 +291,14 @@ def _remaining(
     return edits
 
 
+def _rename_features(ev: RenameEvidence, rank: int, **fields: Any) -> CandidateFeatures:
+    """The features every rename candidate carries (one identifier swapped
+    for another, the evidence's age among the renames tried), with ``fields``."""
+    return CandidateFeatures(
+        source_age=rank, identifier_only=ev.pure, changed_tokens=2, changed_chars=len(ev.old) + len(ev.new), **fields
+    )
+
+
 def _anchor_is_member(state: DocumentStateView, ev: RenameEvidence) -> bool:
     """Whether the renamed site is a member name (``obj.name``)."""
     if state.syntax is None:
@@ -351,16 +353,14 @@ def _text_candidates(
                 fingerprint=f"rename-text:{context.uri}:{old}->{new}@{text[line_start:line_end].strip()}",
                 cursor_cp=start + len(new),
                 example_seq=ev.edit.seq,
-                features=CandidateFeatures(
+                features=_rename_features(
+                    ev,
+                    rank,
                     family="text",
                     examples=max(1, len(renamed)),
-                    source_age=rank,
                     sites=len(starts),
                     site_rank=site_rank,
                     done=len(renamed),
-                    identifier_only=ev.pure,
-                    changed_tokens=2,
-                    changed_chars=len(old) + len(new),
                     occurrences=len(binding[0].edits) if binding else 0,
                     lines_from_examples=near,
                 ),
