@@ -63,7 +63,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         "other_document": 1.0 if distance is None else 0.0,
         "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(_FAR_LINES),
         "history": math.log1p(len(context.edits)),
-        "history_repeats": _repeats(context),
+        "history_repeats": context.repeated_share,
         "test_file": 1.0 if "test" in candidate.uri.rsplit("/", 1)[-1].lower() else 0.0,
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
@@ -75,21 +75,6 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
             gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
             out["log_lines_from_last_edit"] = math.log1p(gap)
     return out
-
-
-def _repeats(context: SuggestContext) -> float:
-    """Share of the developer's edits in this document that repeat an earlier
-    one (the same text replaced by the same text): how repetitive the work is."""
-    edits = context.edits
-    if len(edits) < 2:
-        return 0.0
-    seen: set[tuple[str, str]] = set()
-    repeats = 0
-    for e in edits:
-        key = (e.old_text.strip(), e.new_text.strip())
-        repeats += key in seen
-        seen.add(key)
-    return repeats / (len(edits) - 1)
 
 
 def online_adjustment(context: SuggestContext, candidate: Candidate) -> float:

@@ -29,6 +29,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -167,6 +168,22 @@ class SuggestContext:
     def last_edit(self) -> DeveloperEdit | None:
         """The most recent developer edit of the request document."""
         return self.edits[-1] if self.edits else None
+
+    @functools.cached_property
+    def repeated_share(self) -> float:
+        """Share of the developer's edits in this document that repeat an
+        earlier one (the same text replaced by the same text): how repetitive
+        the work is. Worked out once per request."""
+        edits = self.edits
+        if len(edits) < 2:
+            return 0.0
+        seen: set[tuple[str, str]] = set()
+        repeats = 0
+        for e in edits:
+            key = (e.old_text.strip(), e.new_text.strip())
+            repeats += key in seen
+            seen.add(key)
+        return repeats / (len(edits) - 1)
 
     def edits_of(self, uri: str) -> list[DeveloperEdit]:
         """The history of another open document (empty when not open)."""
