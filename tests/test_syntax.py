@@ -20,6 +20,7 @@ from nextedit.syntax import (
     is_identifier_node_type,
     language_for,
     queries,
+    query_analysis,
     same_name_occurrences,
     tokenize,
 )
@@ -480,6 +481,49 @@ class A {
 };
 """,
     )
+
+
+def test_c_and_cpp_declarators_written_as_alternatives():
+    """Pointer, array and reference declarators (one query pattern with
+    alternatives per outer node) define in their own scope."""
+    check(
+        "c",
+        """
+int sum(int *«buf», int n) { int total = «buf»[0]; return total + «buf$0»[n]; }
+int first(int *buf) { return buf[0]; }
+""",
+    )
+    check(
+        "cpp",
+        """
+void set(int &«v») { «v$0» = 1; }
+void other(int &v) { v = 2; }
+""",
+    )
+    check(
+        "cpp",
+        """
+int main() { int *«p» = 0; { int *p = 0; } return *«p$0»; }
+""",
+    )
+
+
+def test_query_files_split_into_their_top_level_patterns():
+    text = """
+; a comment
+(translation_unit) @local.scope
+((preproc_def name: (identifier) @m) (#set! scope "parent"))
+(declaration declarator: [
+  (identifier) @v   ; trailing comment
+  (pointer_declarator declarator: (identifier) @v)])
+(comment)* @c
+"""
+    assert query_analysis._split_patterns(text) == [
+        "(translation_unit) @local.scope",
+        '((preproc_def name: (identifier) @m) (#set! scope "parent"))',
+        "(declaration declarator: [(identifier) @v (pointer_declarator declarator: (identifier) @v)])",
+        "(comment) * @c",
+    ]
 
 
 def test_ruby_locals_and_blocks():

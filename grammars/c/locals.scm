@@ -11,25 +11,33 @@
 (preproc_function_def) @local.scope
 
 ; --- definitions
-((function_definition declarator: (function_declarator declarator: (identifier) @local.definition.function))
+; Patterns that share their outer node and settings are written as one
+; pattern with alternatives: tree-sitter analyses each pattern against the
+; grammar when the query compiles (a few ms a pattern rooted at
+; `declaration` or `function_definition`; an alternation costs about one).
+((function_definition declarator: [
+    (function_declarator declarator: (identifier) @local.definition.function)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @local.definition.function))])
   (#set! scope "parent"))
-((function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @local.definition.function)))
-  (#set! scope "parent"))
-(declaration declarator: (function_declarator declarator: (identifier) @local.definition.function))
-(declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @local.definition.function)))
+(declaration declarator: [
+  (function_declarator declarator: (identifier) @local.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @local.definition.function))
+  (pointer_declarator declarator: (identifier) @local.definition.var)
+  (array_declarator declarator: (identifier) @local.definition.var)
+  (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition.var))])
 
-(function_definition declarator: (function_declarator parameters: (parameter_list (parameter_declaration declarator: (identifier) @local.definition.parameter))))
-(function_definition declarator: (function_declarator parameters: (parameter_list (parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.definition.parameter)))))
-(function_definition declarator: (function_declarator parameters: (parameter_list (parameter_declaration declarator: (array_declarator declarator: (identifier) @local.definition.parameter)))))
-(function_definition declarator: (pointer_declarator declarator: (function_declarator parameters: (parameter_list (parameter_declaration declarator: (identifier) @local.definition.parameter)))))
+(function_definition declarator: [
+  (function_declarator parameters: (parameter_list (parameter_declaration declarator: [
+    (identifier) @local.definition.parameter
+    (pointer_declarator declarator: (identifier) @local.definition.parameter)
+    (array_declarator declarator: (identifier) @local.definition.parameter)])))
+  (pointer_declarator declarator: (function_declarator parameters: (parameter_list (parameter_declaration declarator: (identifier) @local.definition.parameter))))])
 
 (declaration declarator: (identifier) @local.definition.var)
 (init_declarator declarator: (identifier) @local.definition.var)
-(init_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition.var))
-(init_declarator declarator: (array_declarator declarator: (identifier) @local.definition.var))
-(declaration declarator: (pointer_declarator declarator: (identifier) @local.definition.var))
-(declaration declarator: (array_declarator declarator: (identifier) @local.definition.var))
-(declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition.var)))
+(init_declarator declarator: [
+  (pointer_declarator declarator: (identifier) @local.definition.var)
+  (array_declarator declarator: (identifier) @local.definition.var)])
 (parenthesized_declarator (pointer_declarator declarator: (identifier) @local.definition.var))
 
 (type_definition declarator: (type_identifier) @local.definition.type)

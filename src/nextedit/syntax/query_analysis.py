@@ -142,6 +142,35 @@ def _pattern_captures(text: str) -> list[tuple[str, str | None, str | None, int]
     return out
 
 
+def _split_patterns(text: str) -> list[str]:
+    """The top-level patterns of a query file, each with the captures and
+    quantifiers that follow it and the predicates grouped with it (comments
+    dropped); a top-level ``(#pred …)`` joins the pattern before it."""
+    tokens = [t for t in _PATTERN_TOKEN.findall(text) if t.strip() and not t.startswith(";")]
+    if "".join(tokens) != re.sub(r"\s+|;[^\n]*", "", text):
+        raise ValueError("a query file holds something the pattern splitter does not read")
+    patterns: list[str] = []
+    depth = 0
+    for tok in tokens:
+        opens = tok in ("(", "[")
+        if depth == 0 and opens or not patterns:
+            patterns.append(tok)
+        else:
+            patterns[-1] += tok if tok in (")", "]") or patterns[-1][-1] in "([" else " " + tok
+        if opens:
+            depth += 1
+        elif tok in (")", "]"):
+            depth -= 1
+    # `(#pred …)` at the top level belongs to the pattern before it
+    merged: list[str] = []
+    for p in patterns:
+        if merged and p.startswith("(#"):
+            merged[-1] += " " + p
+        else:
+            merged.append(p)
+    return merged
+
+
 @dataclass(slots=True)
 class _TypePlan:
     """How to classify an identifier node of one type."""
@@ -172,31 +201,24 @@ class _Spec:
         self.root_types: set[str] = set()
         if not text:
             return
-        lang = get_language(language)
-        # one compilation (the slow part: 100-400 ms for C++): the patterns
-        # that classify nothing are disabled rather than compiled out
-        query = tree_sitter.Query(lang, text)
-        data = text.encode()
-        kept: list[tuple[int, str]] = []
-        for i in range(query.pattern_count):
-            pattern = data[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)].decode().strip()
-            names = re.findall(r"@([\w.\-]+)", pattern)
-            if any(is_classify_capture(n) for n in names):
-                kept.append((i, pattern))
-            else:
-                query.disable_pattern(i)
-        if not kept:
+        # Patterns that classify nothing (@identifier, @local.scope,
+        # @local.reference) and the simple ones (`(type) @cap`,
+        # `(parent field: (type) @cap)`, read by node and parent type below)
+        # are never run, so only the others are compiled: compilation is the
+        # slow part (tree-sitter analyses every pattern against the grammar,
+        # ~5 ms a pattern with children for C++).
+        patterns = [
+            p for p in _split_patterns(text) if any(is_classify_capture(n) for n in re.findall(r"@([\w.\-]+)", p))
+        ]
+        if not patterns:
             return
         # node types a pattern may start at ("_" = any): a query context is
         # never the tree's root unless a pattern can start there
-        self.root_types = set()
-        for _, pattern in kept:
+        for pattern in patterns:
             m = re.match(r"^[(\s\[]*([A-Za-z_]\w*)", pattern)
             self.root_types.add(m.group(1) if m else "_")
-        self.query = query
-        for i, _ in kept:
-            self.settings[i] = query.pattern_settings(i).get("scope")
-        for _, pattern in kept:
+        to_run: list[str] = []
+        for pattern in patterns:
             flat = " ".join(re.sub(r";[^\n]*", "", pattern).split())
             m0 = _SIMPLE_K0.match(flat)
             m1 = _SIMPLE_K1.match(flat)
@@ -208,6 +230,7 @@ class _Spec:
                 ctype = None if m1.group(3) == "_" else m1.group(3)
                 self._entries.append((m1.group(4), ctype, m1.group(1), 1, m1.group(2), True))
                 continue
+            to_run.append(pattern)
             caps = _pattern_captures(pattern)
             if caps is None:
                 self._entries.append(("?", None, None, _CONTEXT_DEPTH, None, False))
@@ -215,6 +238,16 @@ class _Spec:
             for cap, ctype, parent, depth in caps:
                 if is_classify_capture(cap):
                     self._entries.append((cap, ctype, parent, depth, None, False))
+        if not to_run:
+            return
+        query = tree_sitter.Query(get_language(language), "\n".join(to_run))
+        if query.pattern_count != len(to_run):
+            raise ValueError(
+                f"{language}: the classify query was split into {len(to_run)} patterns, compiled into {query.pattern_count}"
+            )
+        self.query = query
+        for i in range(query.pattern_count):
+            self.settings[i] = query.pattern_settings(i).get("scope")
 
     def plan(self, node_type: str) -> _TypePlan:
         plan = self._plans.get(node_type)
@@ -264,7 +297,7 @@ def classify_spec(language: str) -> _Spec:
 def warm_up(language: str) -> None:
     """Build ``language``'s classify spec now, once, on a worker thread: the
     first document of a language opens before its first suggest, so the
-    query compilation (10-50 ms; ~120 ms for C++) is paid after that
+    query compilation (3-13 ms; ~75 ms for C++) is paid after that
     ``didOpen`` instead of by the first suggest. Honestly, it is not
     concurrent: py-tree-sitter holds the GIL while it compiles, so the event
     loop waits for it all the same; the thread only lets the ``didOpen``
