@@ -306,6 +306,23 @@ def test_whole_line_hunk_renaming_several_sites():
     assert result == "def f(amount):\n    a = amount + amount\n    return amount\n"
 
 
+def test_big_hunk_renaming_a_name_on_every_line_is_still_a_rename():
+    """A hunk too big to token-diff whole (past ``_WHOLE_HUNK_TOKENS``) is
+    diffed line by line; the rename it carries is followed all the same."""
+    rows = "".join(f"    table.add(value, {i}, 'row {i}', value)\n" for i in range(70))
+    text = f"def fill(table, value):\n{rows}    return value\n"
+    uri = "file:///w/big_hunk.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    start = text.index("    table.add")
+    end = text.index("    return")
+    editor.replace(uri, start, end, rows.replace("value", "amount"))
+    out = editor.suggest(uri, end)
+    assert out
+    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    assert result == text.replace("value", "amount")
+
+
 def test_cross_file_rename_of_a_top_level_function():
     lib = "def fetch(url):\n    return url\n"
     app = "from lib import fetch\n\n\ndef main():\n    return fetch('x')  # fetch\n\n\ndef local():\n    fetch = 1\n    return fetch\n"

@@ -28,6 +28,9 @@ from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, is_identifier
 
 # how many of the newest edits may carry the rename evidence
 _LOOKBACK = 3
+# a hunk is token-diffed whole while (its tokens before) x (after) stays
+# under this (~6 ms at most); a bigger one is diffed by lines first
+_WHOLE_HUNK_TOKENS = 250_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +94,65 @@ def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], b
     """``(OLD, NEW, offsets in after, pure)`` of a rewritten line or hunk
     whose token diff replaced OLD by NEW. Position-free: the history
     describes its edits again after every change (a new revision), and the
-    same hunk is diffed once."""
+    same hunk is diffed once.
+
+    One token diff of a big hunk is quadratic in its repeated tokens (a
+    58-line table whose every row lost a cast took 108 ms): past
+    :data:`_WHOLE_HUNK_TOKENS`, lines are matched first and tokens only
+    within each changed block (a replaced block of as many lines, line by
+    line; a reflowed block may then read as no rename)."""
+    whole = len(LINE_DIFF_TOKEN_RE.findall(before)) * len(LINE_DIFF_TOKEN_RE.findall(after)) <= _WHOLE_HUNK_TOKENS
+    blocks = [(before, after, 0)] if whole else _changed_blocks(before, after)
+    pair: tuple[str, str] | None = None
+    offsets: list[int] = []
+    pure = True
+    for b_text, a_text, a_offset in blocks:
+        found = _token_replacements(b_text, a_text)
+        if found is None:
+            return None
+        block_pair, block_offsets, block_pure = found
+        pure = pure and block_pure
+        if block_pair is None:
+            continue
+        if pair is None:
+            pair = block_pair
+        elif pair != block_pair:
+            return None  # two different renames: ambiguous
+        offsets.extend(a_offset + offset for offset in block_offsets)
+    if pair is None:
+        return None
+    if pair[0].startswith(pair[1]):
+        return None
+    return pair[0], pair[1], tuple(offsets), pure
+
+
+def _changed_blocks(before: str, after: str) -> list[tuple[str, str, int]]:
+    """``(before text, after text, offset of the after text)`` of each block
+    of lines that differs; a replaced block of as many lines on both sides
+    comes line by line."""
+    b_lines = before.splitlines(keepends=True)
+    a_lines = after.splitlines(keepends=True)
+    a_starts = [0]
+    for line in a_lines:
+        a_starts.append(a_starts[-1] + len(line))
+    blocks: list[tuple[str, str, int]] = []
+    matcher = difflib.SequenceMatcher(None, b_lines, a_lines, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op == "replace" and i2 - i1 == j2 - j1:
+            blocks.extend(
+                (b_lines[i], a_lines[j], a_starts[j]) for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+            )
+        else:
+            blocks.append(("".join(b_lines[i1:i2]), "".join(a_lines[j1:j2]), a_starts[j1]))
+    return blocks
+
+
+def _token_replacements(before: str, after: str) -> tuple[tuple[str, str] | None, list[int], bool] | None:
+    """The identifier ``(OLD, NEW)`` the token diff of one block replaced
+    (``None`` if none), where NEW stands in ``after``, and whether nothing
+    else changed; ``None`` when the block renames two different names."""
     a = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(before)]
     b = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(after)]
     matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
@@ -109,15 +170,11 @@ def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], b
             if pair is None:
                 pair = (olds[0], news[0])
             elif pair != (olds[0], news[0]):
-                return None  # two different renames: ambiguous
+                return None
             offsets.append(next(pos for pos, t in b[j1:j2] if t == news[0]))
         else:
             pure = False
-    if pair is None:
-        return None
-    if pair[0].startswith(pair[1]):
-        return None
-    return pair[0], pair[1], tuple(offsets), pure
+    return pair, offsets, pure
 
 
 def renames_back(context: SuggestContext, ev: RenameEvidence) -> bool:
