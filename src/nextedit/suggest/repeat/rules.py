@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from nextedit.suggest.repeat.examples import EditExample
 from nextedit.suggest.repeat.model import Rule, make_rule
 from nextedit.suggest.repeat.text import reads_as_prose
-from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING, Tok, tokenize
+from nextedit.suggest.repeat.tokens import IDENT, NUMBER, PUNCT, STRING, Tok, tokenize
+from nextedit.text.lexical import REPEAT_TOKEN_RE
 
 _MAX_CONTEXT_TOKENS = 8
 
@@ -32,14 +33,19 @@ _SPECIFIC_KINDS = (IDENT, STRING, NUMBER)
 COMMENT_STARTS = ("#", "//", "/*", "*", "--", '"' * 3, "'" * 3)
 
 
-def _tok_weight(t: Tok) -> float:
-    if t.kind == IDENT:
-        return min(len(t.text), 12) / 4.0 + 0.5
-    if t.kind == STRING:
-        return min(len(t.text), 16) / 4.0 + 0.5
-    if t.kind == NUMBER:
+def _kind_weight(kind: str, length: int) -> float:
+    """How much a token of this kind and length says about where a rule applies."""
+    if kind == IDENT:
+        return min(length, 12) / 4.0 + 0.5
+    if kind == STRING:
+        return min(length, 16) / 4.0 + 0.5
+    if kind == NUMBER:
         return 0.75
-    return 0.25 if len(t.text) == 1 else 0.5
+    return 0.25 if length == 1 else 0.5
+
+
+def _tok_weight(t: Tok) -> float:
+    return _kind_weight(t.kind, len(t.text))
 
 
 def _specificity(toks: Sequence[Tok], holes: frozenset[int] | set[int] = frozenset()) -> float:
@@ -203,6 +209,11 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     """One-example rules with growing context, most general first."""
     out: list[Rule] = []
     p, s = ex.p, ex.s
+    # _specificity of any span as a difference of prefix sums: every token
+    # weight is a multiple of 0.25, so the sums are exact in any order
+    prefix = [0.0]
+    for t in ex.b_toks:
+        prefix.append(prefix[-1] + _tok_weight(t))
     for k in range(0, _MAX_CONTEXT_TOKENS + 1):
         for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
             if kl > p or kr > s:
@@ -215,7 +226,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
             if tpl is None:
                 continue
             before_t, after_t = tpl
-            spec = _specificity(ex.b_toks[lo:b_hi])
+            spec = prefix[b_hi] - prefix[lo]
             r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
             r.info.update(_info(ex, kl, kr))
             out.append(r)
@@ -445,11 +456,12 @@ def _literal_weight(part: str) -> float:
     """The weight of one literal piece of a template: the same pieces recur
     in the rules of every similar edit."""
     total = 0.0
-    for t in tokenize(part):
-        if t.kind == IDENT and t.text in _KEYWORDS:
+    for m in REPEAT_TOKEN_RE.finditer(part):  # tokenize() without its Tok objects
+        kind = m.lastgroup or PUNCT
+        if kind == IDENT and m.group() in _KEYWORDS:
             total += 0.5
         else:
-            total += _tok_weight(t)
+            total += _kind_weight(kind, m.end() - m.start())
     return total
 
 
