@@ -8,7 +8,7 @@ once (as an editor does). Measured per run:
 * **spawn → initialize** (wall, ms): from just before ``Popen`` until the
   answer line has been read;
 * **agent CPU at initialize** (ms): the process's CPU time when that answer
-  was read (``/proc/PID/schedstat``, first field) — what the agent itself
+  was read (``/proc/PID/task/*/schedstat``, first field, every thread) — what the agent itself
   spent, which a busy machine barely moves;
 * **nes/start** (wall, ms): ``nes/start`` sent right after the initialize
   answer, until its answer — this is where the wire models, the engine and
@@ -50,6 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent_cpu import cpu_ns
 from results_file import run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +73,8 @@ TRIVIAL_AGENT = (
 
 
 def cpu_ms(pid: int) -> float:
-    with open(f"/proc/{pid}/schedstat") as f:
-        return int(f.read().split()[0]) / 1e6
+    """CPU time of every thread of the process so far (the warm-up thread's too)."""
+    return cpu_ns(pid) / 1e6
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -221,7 +222,7 @@ def markdown(results: dict[str, Any]) -> str:
         f"Agent sources: {results['agent']}; {results['runs']} runs per scenario, interleaved.",
         "",
         "Wall: from just before spawning until the answer was read. CPU: the agent process's "
-        "CPU time at that moment (`/proc/PID/schedstat`). `nes/start` is sent right after the "
+        "CPU time of all its threads at that moment (`/proc/PID/task/*/schedstat`). `nes/start` is sent right after the "
         "initialize answer (wire models, engine and feedback log load by then).",
         "",
         "| scenario | initialize wall ms (median / p90) | agent CPU ms at initialize | nes/start wall ms | "
