@@ -24,7 +24,9 @@ Rules, in the order :meth:`EditHistory.record` applies them to each raw change:
 
 Recording costs O(size of the change + history bound); line context and
 tokens are computed only when a suggester asks (:meth:`EditHistory.edits`),
-from the document as it is then. The history never reads the syntax tree:
+from the document as it is then. An edit described before is not described
+again when the lines it read are still there, unchanged (see
+:class:`_Described`). The history never reads the syntax tree:
 a suggester that wants the syntax around an edit asks the tree itself, so a
 request that needs no syntax never pays for a re-parse.
 
@@ -145,6 +147,72 @@ class _Entry:
         return entry
 
 
+class _Described:
+    """An entry as it was described, and what its description read.
+
+    A description is a function of the entry (start, old, new, seq, version,
+    keystrokes) and of the text of the lines it lies on: ``after_lines``
+    (``text[lines_start_cp : lines_start_cp + len(after_lines)]``) plus the
+    character before and the one after (``prev_char`` / ``next_char``; ``""``
+    at the start / end of the text), which decide where those lines begin
+    and end (``\\n``, ``\\r\\n`` and a lone ``\\r`` break lines; the tokens are
+    looked for within the lines). When the entry is the same but for its
+    start, moved by ``shift``, and those characters stand unchanged ``shift``
+    further on, a description from scratch is this one with its offsets
+    moved by ``shift``: the same object when nothing moved (its ``extra``
+    memo kept), else a copy with an empty ``extra`` (a memo may hold
+    offsets).
+    """
+
+    __slots__ = ("start", "old", "new", "prev_char", "next_char", "edit")
+
+    def __init__(self, entry: _Entry, prev_char: str, next_char: str, edit: DeveloperEdit) -> None:
+        self.start = entry.start
+        self.old = entry.old
+        self.new = entry.new
+        self.prev_char = prev_char
+        self.next_char = next_char
+        self.edit = edit
+
+    def restated(self, entry: _Entry, text: str) -> DeveloperEdit | None:
+        """The description of ``entry`` in ``text``, if it follows from this one."""
+        edit = self.edit
+        if (
+            entry.version != edit.version
+            or entry.keystrokes != edit.keystrokes
+            or entry.old != self.old
+            or entry.new != self.new
+        ):
+            return None
+        shift = entry.start - self.start
+        lines_start = edit.lines_start_cp + shift
+        lines_end = lines_start + len(edit.after_lines)
+        if lines_start < 0 or not text.startswith(edit.after_lines, lines_start):
+            return None
+        if (text[lines_start - 1] if lines_start else "") != self.prev_char:
+            return None
+        if text[lines_end : lines_end + 1] != self.next_char:
+            return None
+        if not shift:
+            return edit
+        token_start = edit.token_start_cp
+        return DeveloperEdit(
+            uri=edit.uri,
+            seq=edit.seq,
+            version=edit.version,
+            start_cp=edit.start_cp + shift,
+            old_text=edit.old_text,
+            new_text=edit.new_text,
+            before_lines=edit.before_lines,
+            after_lines=edit.after_lines,
+            lines_start_cp=lines_start,
+            old_token=edit.old_token,
+            new_token=edit.new_token,
+            token_start_cp=None if token_start is None else token_start + shift,
+            keystrokes=edit.keystrokes,
+        )
+
+
 class EditHistory:
     """The bounded edit log of one document (see the module docstring)."""
 
@@ -156,6 +224,9 @@ class EditHistory:
         self._document: Document | None = None
         # the developer edits described for one (revision, document version), once asked for
         self._described: tuple[tuple[int, int], list[DeveloperEdit]] | None = None
+        # the last descriptions worked out, by entry seq: reused where they still hold
+        # (never changed in place: a snapshot shares it)
+        self._basis: dict[int, _Described] = {}
         # session-long reversal guard (FORMAT.md "reversal"): spans of text the
         # developer typed, tracked through every later change, and the non-blank
         # texts they deleted; both bounded
@@ -311,7 +382,7 @@ class EditHistory:
         against ``document`` — a snapshot of this history's document at the
         same version. O(bound): the entries and the
         reversal guard are copied (every mutable field must be, here);
-        descriptions already worked out for this revision are shared."""
+        descriptions already worked out are shared."""
         snap = copy.copy(self)
         snap._entries = deque(entry.copy() for entry in self._entries)
         snap._typed = [span[:] for span in self._typed]
@@ -322,7 +393,11 @@ class EditHistory:
 
     def adopt(self, snapshot: EditHistory) -> bool:
         """Keep the descriptions a reader of ``snapshot`` (taken from this
-        history) worked out, if nothing was recorded since."""
+        history) worked out: as the answer if nothing was recorded since,
+        else as a basis for the next descriptions (they are checked before
+        any reuse). Returns whether the answer was kept."""
+        if snapshot._basis is not self._basis:
+            self._basis = snapshot._basis
         described = snapshot._described
         if described is None or self._described is not None or described[0] != self._key():
             return False
@@ -336,7 +411,21 @@ class EditHistory:
         key = self._key()
         if self._described is not None and self._described[0] == key:
             return list(self._described[1])
-        out = [self._describe(entry) for entry in self._entries]
+        previous = self._basis if self._document is not None else {}
+        text = self._document.text if self._document is not None else ""
+        basis: dict[int, _Described] = {}
+        out = []
+        for entry in self._entries:
+            known = previous.get(entry.seq)
+            if known is not None and (edit := known.restated(entry, text)) is not None:
+                if edit is not known.edit:  # moved: what it read is now further on
+                    known = _Described(entry, known.prev_char, known.next_char, edit)
+            else:
+                edit, known = self._describe(entry)
+            out.append(edit)
+            if known is not None:
+                basis[entry.seq] = known
+        self._basis = basis
         self._described = (key, out)
         return list(out)
 
@@ -354,7 +443,9 @@ class EditHistory:
             return None
         return self.edits()[-1]
 
-    def _describe(self, entry: _Entry) -> DeveloperEdit:
+    def _describe(self, entry: _Entry) -> tuple[DeveloperEdit, _Described | None]:
+        """``entry`` described from the document, and what the description read
+        (``None``: it read no lines)."""
         document = self._document
         start, entry_old, entry_new = _trim(entry.start, entry.old, entry.new)
         end = start + len(entry_new)
@@ -372,7 +463,7 @@ class EditHistory:
             )
 
         if document is None or end > len(document.text):
-            return described()
+            return described(), None
         text = document.text
         first = document.line_of(start)
         last_line = document.line_of(end)
@@ -396,7 +487,7 @@ class EditHistory:
             if (not new_tok or is_identifier(new_tok)) and (not old_tok or is_identifier(old_tok)):
                 old_token, new_token, token_start = old_tok, new_tok, tok_start
 
-        return described(
+        edit = described(
             before_lines=before,
             after_lines=after,
             lines_start_cp=lines_start,
@@ -404,3 +495,5 @@ class EditHistory:
             new_token=new_token,
             token_start_cp=token_start,
         )
+        prev_char = text[lines_start - 1] if lines_start else ""
+        return edit, _Described(entry, prev_char, text[lines_end : lines_end + 1], edit)

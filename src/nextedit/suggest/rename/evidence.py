@@ -92,8 +92,8 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
 @functools.lru_cache(maxsize=128)
 def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], bool] | None:
     """``(OLD, NEW, offsets in after, pure)`` of a rewritten line or hunk
-    whose token diff replaced OLD by NEW. Position-free: the history
-    describes its edits again after every change (a new revision), and the
+    whose token diff replaced OLD by NEW. Position-free: an edit the
+    history restates at a new place starts with an empty memo, and the
     same hunk is diffed once.
 
     One token diff of a big hunk is quadratic in its repeated tokens (a
