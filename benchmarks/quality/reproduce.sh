@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../.."
 TRACES=${TRACES:-../shared/traces}
 SETS=("$TRACES"/mined/*.jsonl.gz "$TRACES"/train/*.jsonl.gz)
 WORK=${WORK:-$(mktemp -d)}
+mkdir -p "$WORK"
 TARGET=${TARGET:-0.84}   # the pooled precision the operating point is chosen for
 HERE=benchmarks/quality
 
