@@ -128,3 +128,28 @@ def test_an_untrained_ranker_is_the_suggesters_own_confidence() -> None:
     assert ranker.probability(candidate, _context()) == pytest.approx(0.9, abs=0.01)
     vector = feature_vector(candidate, {})
     assert vector["suggester=repeat"] == 1.0 and "kind=edit" in vector
+
+
+def test_sites_scored_alike_with_the_best_walk_nearest_first_and_a_site_far_below_keeps_its_place() -> None:
+    """One rule's sites: the two scored within ``_SITE_TIE`` of the best come
+    in the suggester's order (nearest after the cursor first) with the same
+    scores, best first; the third, scored clearly lower, stays last — and
+    a rule whose sites the ranker separates keeps the ranker's order."""
+    from dataclasses import replace
+
+    from nextedit.suggest.engine import _SITE_TIE, _sites_in_order
+
+    def site(rank: int, score: float, evidence: tuple[str, ...] = ("rule a",)) -> Candidate:
+        return replace(
+            _candidate(site_rank=rank), score=score, evidence=evidence, edits=(TextEditCp(rank, rank + 1, "x"),)
+        )
+
+    near, second, far = site(0, 0.7255), site(1, 0.7257), site(2, 0.7257 - 2 * _SITE_TIE)
+    out = _sites_in_order([near, second, far])
+    assert [(c.features.site_rank, c.score) for c in sorted(out, key=lambda c: -c.score)] == [
+        (0, 0.7257),
+        (1, 0.7255),
+        (2, far.score),
+    ]
+    apart = [site(0, 0.60, ("rule b",)), site(1, 0.70, ("rule b",))]
+    assert _sites_in_order(apart) == apart
