@@ -79,6 +79,17 @@ def test_every_query_compiles(language, name):
 
 
 @pytest.mark.parametrize("language", CORE_LANGUAGES)
+def test_every_language_splits_its_query_files_into_the_patterns_tree_sitter_compiles(language):
+    """The classify spec compiles only the patterns it splits out of the
+    query files; split and compiled, the files hold the same patterns."""
+    text = "\n".join(
+        filter(None, (queries.query_text(language, "identifiers"), queries.query_text(language, "locals")))
+    )
+    assert len(query_analysis._split_patterns(text)) == tree_sitter.Query(get_language(language), text).pattern_count
+    assert query_analysis.classify_spec(language).query is not None
+
+
+@pytest.mark.parametrize("language", CORE_LANGUAGES)
 def test_query_node_types_exist(language):
     """Scope and identifier types parsed from the files are real node types."""
     lang = get_language(language)
