@@ -13,6 +13,18 @@ ENC = PositionEncoding.UTF16
 JUMP = SuggestionKinds(jump=True)
 
 
+def _signature_answers(text: str, at: int, old: str, new: str) -> list:
+    """The signature suggester's answers after the developer replaced ``old``
+    at ``at`` in a Python file by ``new`` — typed key by key when ``old`` is
+    empty (jumps allowed)."""
+    uri = "file:///w/a.py"
+    editor = Editor(JUMP)
+    editor.open(uri, "python", text)
+    assert text[at : at + len(old)] == old
+    cursor = editor.type(uri, at, new) if not old else editor.replace(uri, at, at + len(old), new)
+    return [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+
+
 def test_split_parameters_respects_nesting():
     assert split_parameters("(a, b: dict[str, int] = {}, c=(1, 2))") == ["a", "b: dict[str, int] = {}", "c=(1, 2)"]
     assert split_parameters("()") == []
@@ -119,50 +131,28 @@ def test_added_parameter_without_a_value_in_sight_is_silent():
     """The new argument is the developer's to write: no edit, and no jump
     (a jump must promise an edit where it lands)."""
     text = "def area(width):\n    return width * height\n\n\ndef main():\n    a = area(1)\n    return a\n"
-    uri = "file:///w/a.py"
-    editor = Editor(JUMP)
-    editor.open(uri, "python", text)
     # ``height`` stands only in the changed function, not around the call
-    cursor = editor.type(uri, text.index("width)") + 5, ", height")
-    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index("width)") + 5, "", ", height") == []
 
 
 def test_added_parameter_with_a_default_needs_no_call_change():
     text = "def area(width):\n    return width\n\n\nprint(area(1))\n"
-    uri = "file:///w/a.py"
-    editor = Editor(JUMP)
-    editor.open(uri, "python", text)
-    cursor = editor.type(uri, text.index("width)") + 5, ", unit=None")
-    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index("width)") + 5, "", ", unit=None") == []
 
 
 def test_annotation_only_change_is_silent():
     text = "def area(width, height):\n    return width\n\n\nprint(area(1, 2))\n"
-    uri = "file:///w/a.py"
-    editor = Editor(JUMP)
-    editor.open(uri, "python", text)
-    cursor = editor.type(uri, text.index(", height"), ": int")
-    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index(", height"), "", ": int") == []
 
 
 def test_calls_already_updated_are_left_alone():
     text = "def area(w, h):\n    return w\n\n\nprint(area(1))\n"
-    uri = "file:///w/a.py"
-    editor = Editor(JUMP)
-    editor.open(uri, "python", text)
-    i = text.index(", h)")
-    cursor = editor.replace(uri, i, i + 3, "")
-    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index(", h)"), ", h", "") == []
 
 
 def test_variadic_signature_is_silent():
     text = "def log(msg, *args):\n    print(msg)\n\n\nlog('a', 1, 2)\n"
-    uri = "file:///w/a.py"
-    editor = Editor(JUMP)
-    editor.open(uri, "python", text)
-    i = text.index("msg, ")
-    cursor = editor.type(uri, i + 3, ", level")
-    assert [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index("msg, ") + 3, "", ", level") == []
 
 
 def test_method_receiver_is_not_a_parameter():
@@ -181,8 +171,4 @@ def test_a_parameter_removed_but_still_read_in_the_body_waits() -> None:
     """The body still names the removed parameter: the developer is not done
     with the definition, so its calls are left alone."""
     text = "def area(w, h, unit):\n    return f'{w * h}{unit}'\n\n\nprint(area(1, 2, 'm'))\n"
-    editor = Editor(SuggestionKinds(jump=True))
-    editor.open("file:///w/a.py", "python", text)
-    start = text.index(", unit")
-    cursor = editor.replace("file:///w/a.py", start, start + len(", unit"), "")
-    assert [s for s in editor.suggest("file:///w/a.py", cursor) if s.suggester == "signature"] == []
+    assert _signature_answers(text, text.index(", unit"), ", unit", "") == []
