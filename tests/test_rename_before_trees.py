@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from nextedit.syntax import SyntaxTree
+from nextedit.syntax import ByteEdit, SyntaxTree
 from tests.helpers.session import Editor
 
 URI = "file:///m.py"
@@ -64,16 +64,23 @@ def _fresh(steps: list[tuple[int, int, str]], cursor: int) -> list[tuple]:
     return _answer(editor, cursor)
 
 
-def test_second_site_reuses_the_before_tree_and_answers_as_a_fresh_session(moves):
+def _renamed_at_the_definition() -> tuple[Editor, list[tuple[int, int, str]], int]:
+    """A session where ``LIMIT`` became ``CAP`` at its definition and a
+    suggest was asked there: the editor, the edits so far, and where the
+    first use now stands."""
     editor = Editor()
     editor.open(URI, "python", SOURCE)
     definition, use = _uses(SOURCE, "LIMIT")[:2]
     steps = [(definition, definition + 5, "CAP")]
     editor.replace(URI, *steps[0])
     _answer(editor, definition + 3)
+    return editor, steps, use - 2  # the definition got shorter
+
+
+def test_second_site_reuses_the_before_tree_and_answers_as_a_fresh_session(moves):
+    editor, steps, use = _renamed_at_the_definition()
     built = len(moves)
     assert built >= 1
-    use -= 2  # the definition got shorter
     steps.append((use, use + 5, "CAP"))
     editor.replace(URI, *steps[1])
     second = _answer(editor, use + 3)
@@ -83,12 +90,7 @@ def test_second_site_reuses_the_before_tree_and_answers_as_a_fresh_session(moves
 
 
 def test_a_reparse_between_the_renames_builds_a_new_before_tree(moves):
-    editor = Editor()
-    editor.open(URI, "python", SOURCE)
-    definition, use = _uses(SOURCE, "LIMIT")[:2]
-    steps = [(definition, definition + 5, "CAP")]
-    editor.replace(URI, *steps[0])
-    _answer(editor, definition + 3)
+    editor, steps, use = _renamed_at_the_definition()
     # a syntax change elsewhere, read (re-parsed), then undone: the text is
     # back, the next suggest re-parses again
     end = len(editor.text(URI))
@@ -97,7 +99,6 @@ def test_a_reparse_between_the_renames_builds_a_new_before_tree(moves):
         editor.replace(URI, *step)
         assert editor.session.documents[URI].syntax.root is not None
     built = len(moves)
-    use -= 2
     steps.append((use, use + 5, "CAP"))
     editor.replace(URI, *steps[-1])
     answer = _answer(editor, use + 3)
@@ -111,17 +112,13 @@ def test_structure_token_follows_token_swaps_and_reparses():
     token = tree.structure
     at = source.index(b"LIMIT")
 
-    class _Edit:
-        def __init__(self, start: int, old_end: int, new_end: int) -> None:
-            self.start_byte, self.old_end_byte, self.new_end_byte = start, old_end, new_end
-            self.start_point = (0, start)
-            self.old_end_point = (0, old_end)
-            self.new_end_point = (0, new_end)
+    def edit(start: int, old_end: int, new_end: int) -> ByteEdit:
+        return ByteEdit(start, old_end, new_end, (0, start), (0, old_end), (0, new_end))
 
     renamed = source[:at] + b"CAP" + source[at + 5 :]
-    tree.apply_edit(_Edit(at, at + 5, at + 3), renamed)
+    tree.apply_edit(edit(at, at + 5, at + 3), renamed)
     assert tree.structure is token  # an identifier swapped in place
-    assert tree.with_offsets_moved([_Edit(at, at + 3, at + 5)], len(source)).structure is token
+    assert tree.with_offsets_moved([edit(at, at + 3, at + 5)], len(source)).structure is token
     broken = b"(" + renamed
-    tree.apply_edit(_Edit(0, 0, 1), broken)
+    tree.apply_edit(edit(0, 0, 1), broken)
     assert tree.structure is not token  # re-parsed

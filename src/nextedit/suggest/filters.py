@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
+from nextedit.text import common_affixes
 
 __all__ = [
     "NO_OP",
@@ -128,21 +129,10 @@ def _core(edit: TextEditCp, text: str, trimmed: dict[tuple[str, str], tuple[int,
     old, new = text[edit.start_cp : edit.end_cp], edit.new_text
     found = trimmed.get((old, new))
     if found is None:
-        found = trimmed[(old, new)] = _trim(old, new)
+        p, q = common_affixes(old, new)
+        found = trimmed[(old, new)] = (p, q, new[p : len(new) - q])
     p, q, core = found
     return edit.start_cp + p, edit.end_cp - q, core
-
-
-def _trim(old: str, new: str) -> tuple[int, int, str]:
-    """``(common prefix length, common suffix length, new text between)`` of a replacement."""
-    n = min(len(old), len(new))
-    p = 0
-    while p < n and old[p] == new[p]:
-        p += 1
-    q = 0
-    while q < n - p and old[len(old) - 1 - q] == new[len(new) - 1 - q]:
-        q += 1
-    return p, q, new[p : len(new) - q]
 
 
 def undoes_session(edits: Sequence[TextEditCp], text: str, history: EditHistory | None) -> bool:

@@ -23,9 +23,10 @@ from nextedit.syntax.scopes import (
     is_identifier_node_type,
 )
 from nextedit.syntax.tokens import Token, same_name_occurrences, tokenize
-from nextedit.syntax.tree import SyntaxTree, TreeEdit
+from nextedit.syntax.tree import ByteEdit, SyntaxTree, TreeEdit
 
 __all__ = [
+    "ByteEdit",
     "SyntaxTree",
     "Token",
     "TreeEdit",

@@ -52,7 +52,7 @@ from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 from nextedit.text.lexical import KEYWORD_KIND_RE, WORD_BYTES
 
-__all__ = ["SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
+__all__ = ["ByteEdit", "SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
 
 
 class TreeEdit(Protocol):
@@ -130,7 +130,7 @@ class SyntaxTree:
         if source:
             rows = source.count(b"\n")
             column = len(source) - source.rfind(b"\n") - 1
-            syntax.apply_edits((_WholeText(len(source), (rows, column)),), source)
+            syntax.apply_edits((ByteEdit(0, 0, len(source), (0, 0), (0, 0), (rows, column)),), source)
         return syntax
 
     @property
@@ -348,15 +348,15 @@ class SyntaxSnapshot(SyntaxTree):
 
 
 @dataclass(frozen=True, slots=True)
-class _WholeText:
-    """A tree edit inserting all of ``source`` into an empty text (a ``TreeEdit``)."""
+class ByteEdit:
+    """A :class:`TreeEdit` and nothing else: the fields ``Tree.edit`` reads."""
 
+    start_byte: int
+    old_end_byte: int
     new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
     new_end_point: tuple[int, int]
-    start_byte: int = 0
-    old_end_byte: int = 0
-    start_point: tuple[int, int] = (0, 0)
-    old_end_point: tuple[int, int] = (0, 0)
 
 
 def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:

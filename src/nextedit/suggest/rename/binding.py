@@ -31,7 +31,7 @@ from tree_sitter import Node, QueryError
 from nextedit.suggest.model import SilenceReason
 from nextedit.suggest.rename.evidence import RenameEvidence
 from nextedit.suggest.suggester import DocumentStateView
-from nextedit.syntax import SyntaxTree
+from nextedit.syntax import ByteEdit, SyntaxTree
 from nextedit.text import Document, utf8
 
 log = logging.getLogger(__name__)
@@ -72,18 +72,6 @@ def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class _RevertEdit:
-    """A tree-sitter edit (the fields ``Tree.edit`` reads)."""
-
-    start_byte: int
-    old_end_byte: int
-    new_end_byte: int
-    start_point: tuple[int, int]
-    old_end_point: tuple[int, int]
-    new_end_point: tuple[int, int]
-
-
 @dataclass(slots=True)
 class _Before:
     """The text with every renamed site reading OLD again, described through
@@ -94,7 +82,7 @@ class _Before:
     old: str
     new: str
     source: bytes
-    applied: list[_RevertEdit]
+    applied: list[ByteEdit]
     site_bytes: list[int]  # current byte offsets of the sites
     byte_delta: int
 
@@ -140,7 +128,7 @@ def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _B
     source = document.source_bytes
     old_b, new_b = utf8(old), utf8(new)
     site_bytes = [document.byte_offset_at(s) for s in sites]
-    applied: list[_RevertEdit] = []
+    applied: list[ByteEdit] = []
     byte_parts: list[bytes] = []
     prev_b = 0
     for b in site_bytes:
@@ -151,7 +139,7 @@ def revert_sites(document: Document, sites: list[int], old: str, new: str) -> _B
     for cp, b in zip(reversed(sites), reversed(site_bytes), strict=False):
         row, col = document.point_at(cp)
         applied.append(
-            _RevertEdit(b, b + len(new_b), b + len(old_b), (row, col), (row, col + len(new_b)), (row, col + len(old_b)))
+            ByteEdit(b, b + len(new_b), b + len(old_b), (row, col), (row, col + len(new_b)), (row, col + len(old_b)))
         )
     return _Before(document, sites, old, new, b"".join(byte_parts), applied, site_bytes, len(old_b) - len(new_b))
 
