@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from nextedit.acp.errors import InvalidParams
+from nextedit.provider.defaults import MODEL_SOURCE_PREFIX
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import Position, Range, TextChange
 
@@ -48,8 +49,6 @@ __all__ = [
 ]
 
 UInt = Annotated[int, Field(ge=0)]
-#: suggesters whose name starts so are a model's (``model:next-edit``), named in ``_meta``
-MODEL_SOURCE_PREFIX = "model:"
 
 
 class _Wire(BaseModel):

@@ -24,7 +24,7 @@ promised.
 
 **Sources**: a suggestion from the agent's model carries
 ``_meta.nextedit.source`` (``model:next-edit``); every other one is the
-engine's synthesis (:data:`SYNTHESIS`). Each query records the source of
+engine's synthesis (:data:`~nextedit.provider.defaults.SYNTHESIS_SOURCE`). Each query records the source of
 its first suggestion (:attr:`QueryResult.source`, ``source`` in
 ``--explain``), so the metrics can be split by it.
 
@@ -54,7 +54,7 @@ from nextedit.bench.wire import (
     sha256_text,
     text_change,
 )
-from nextedit.feedback.command import SYNTHESIS
+from nextedit.provider.defaults import SYNTHESIS_SOURCE
 from nextedit.text import Document, PositionEncoding
 
 log = logging.getLogger(__name__)
@@ -63,14 +63,14 @@ PROTOCOL_VERSION = 1
 
 
 def source_of(suggestion: dict | None) -> str | None:
-    """Where a wire suggestion came from: ``_meta.nextedit.source``, else :data:`SYNTHESIS`;
+    """Where a wire suggestion came from: ``_meta.nextedit.source``, else :data:`~nextedit.provider.defaults.SYNTHESIS_SOURCE`;
     ``None`` for no suggestion."""
     if not isinstance(suggestion, dict):
         return None
     meta = suggestion.get("_meta")
     ours = meta.get("nextedit") if isinstance(meta, dict) else None
     source = ours.get("source") if isinstance(ours, dict) else None
-    return source if isinstance(source, str) and source else SYNTHESIS
+    return source if isinstance(source, str) and source else SYNTHESIS_SOURCE
 
 
 def _ms(value: float | None) -> float | None:

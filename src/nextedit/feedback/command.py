@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nextedit.provider.defaults import source_of
+
 __all__ = ["register", "run", "summary"]
 
 
@@ -35,15 +37,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(run=run)
-
-
-#: the source of every suggestion not from a model: the engine's own synthesis
-SYNTHESIS = "synthesis"
-
-
-def source_of(suggester: str) -> str:
-    """``model:…`` suggesters are their own source; every other is the engine's synthesis."""
-    return suggester if suggester.startswith("model:") else SYNTHESIS
 
 
 def summary(path: Path) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from nextedit.provider.defaults import (
     MAX_BUDGET_MS,
     MAX_REGION_TOKENS,
     MIN_REGION_TOKENS,
+    MODEL_SOURCE_PREFIX,
     PROVIDER_ID,
 )
 
@@ -129,7 +130,7 @@ class ProviderConfig:
     @property
     def source(self) -> str:
         """The name suggestions from this provider carry (``model:next-edit``)."""
-        return f"model:{self.id}"
+        return f"{MODEL_SOURCE_PREFIX}{self.id}"
 
     def public(self) -> dict[str, str] | None:
         """ACP ``ProviderCurrentConfig``: ``apiType`` and ``baseUrl`` only; ``None`` when disabled."""

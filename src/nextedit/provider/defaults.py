@@ -18,11 +18,25 @@ __all__ = [
     "MAX_BUDGET_MS",
     "MAX_REGION_TOKENS",
     "MIN_REGION_TOKENS",
+    "MODEL_SOURCE_PREFIX",
     "PROVIDER_ID",
+    "SYNTHESIS_SOURCE",
+    "source_of",
 ]
 
 #: the one provider nextedit has: the model it asks when synthesis is silent
 PROVIDER_ID = "next-edit"
+#: suggesters named so are a model's (``model:next-edit``): their name is their source
+MODEL_SOURCE_PREFIX = "model:"
+#: the source of every other suggestion: the engine's own synthesis
+SYNTHESIS_SOURCE = "synthesis"
+
+
+def source_of(suggester: str) -> str:
+    """Where a suggester's suggestions come from: a model (its own name) or the engine's synthesis."""
+    return suggester if suggester.startswith(MODEL_SOURCE_PREFIX) else SYNTHESIS_SOURCE
+
+
 #: the ``apiType``\ s (ACP ``LlmProtocol``) it can speak
 API_TYPES = ("openai",)
 #: the prompt formats it can write (see :mod:`nextedit.provider.prompt`)
