@@ -39,7 +39,7 @@ import copy
 import itertools
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from nextedit.text.affixes import common_affixes
@@ -196,20 +196,12 @@ class _Described:
         if not shift:
             return edit
         token_start = edit.token_start_cp
-        return DeveloperEdit(
-            uri=edit.uri,
-            seq=edit.seq,
-            version=edit.version,
+        return replace(
+            edit,
             start_cp=edit.start_cp + shift,
-            old_text=edit.old_text,
-            new_text=edit.new_text,
-            before_lines=edit.before_lines,
-            after_lines=edit.after_lines,
             lines_start_cp=lines_start,
-            old_token=edit.old_token,
-            new_token=edit.new_token,
             token_start_cp=None if token_start is None else token_start + shift,
-            keystrokes=edit.keystrokes,
+            extra={},
         )
 
 

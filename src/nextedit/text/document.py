@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, islice
 from operator import add
@@ -419,21 +419,12 @@ class Document:
         size = len(text)
         if text.isascii():
             return [min(max(cp, 0), size) for cp in cp_offsets]
-        starts_cp, starts_byte = self._starts_cp, self._starts_byte
-        known = starts_cp[-1]  # line starts up to here are indexed
-        out: list[int] = []
-        at_cp, at_b = 0, 0
-        for cp in cp_offsets:
-            cp = min(max(cp, 0), size)
-            if cp > at_cp and at_cp < known:
-                line = bisect_right(starts_cp, cp) - 1
-                if starts_cp[line] > at_cp:
-                    at_cp, at_b = starts_cp[line], starts_byte[line]
-            if cp > at_cp:
-                at_b += utf8_len(text[at_cp:cp])
-                at_cp = cp
-            out.append(at_b)
-        return out
+        return _walk_ascending(
+            [min(max(cp, 0), size) for cp in cp_offsets],
+            self._starts_cp,
+            self._starts_byte,
+            lambda a, b: utf8_len(text[a:b]),
+        )
 
     def cp_offset_at_byte(self, byte_offset: int) -> int:
         """Code-point offset of a UTF-8 byte offset (snapped to a character start)."""
@@ -475,21 +466,12 @@ class Document:
         code points plus those of the bytes between (or a known line start's
         plus those since, when one lies between)."""
         source, size = self._bytes, len(self._bytes)
-        starts_cp, starts_byte = self._starts_cp, self._starts_byte
-        known = starts_byte[-1]  # line starts up to here are indexed
-        out: list[int] = []
-        at_b, at_cp = 0, 0
-        for b in byte_offsets:
-            b = _char_start(source, min(max(b, 0), size))
-            if b > at_b and at_b < known:
-                line = bisect_right(starts_byte, b) - 1
-                if starts_byte[line] > at_b:
-                    at_b, at_cp = starts_byte[line], starts_cp[line]
-            if b > at_b:
-                at_cp += _cps_between(source, at_b, b)
-                at_b = b
-            out.append(at_cp)
-        return out
+        return _walk_ascending(
+            [_char_start(source, min(max(b, 0), size)) for b in byte_offsets],
+            self._starts_byte,
+            self._starts_cp,
+            lambda a, b: _cps_between(source, a, b),
+        )
 
     def point_at(self, cp_offset: int) -> tuple[int, int]:
         """tree-sitter point ``(row, byte_column)`` of a code-point offset."""
@@ -735,6 +717,29 @@ def _applied_edit(
         old_text=old_text,
         new_text=new_text,
     )
+
+
+def _walk_ascending(
+    targets: Sequence[int], keys: Sequence[int], values: Sequence[int], between: Callable[[int, int], int]
+) -> list[int]:
+    """Each of the ascending ``targets`` (offsets in one unit) in the other
+    unit, in one walk: the previous target's value plus ``between`` the two
+    (or, when a known line start lies between, that line's value plus the
+    rest). ``keys`` / ``values``: the line index in the two units (line
+    starts up to ``keys[-1]`` are indexed; the index is not extended)."""
+    known = keys[-1]
+    out: list[int] = []
+    at_key, at_value = 0, 0
+    for target in targets:
+        if target > at_key and at_key < known:
+            line = bisect_right(keys, target) - 1
+            if keys[line] > at_key:
+                at_key, at_value = keys[line], values[line]
+        if target > at_key:
+            at_value += between(at_key, target)
+            at_key = target
+        out.append(at_value)
+    return out
 
 
 def _char_start(source: bytes, b: int) -> int:

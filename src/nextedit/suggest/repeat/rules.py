@@ -18,6 +18,7 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from nextedit.suggest.repeat.examples import EditExample
 from nextedit.suggest.repeat.model import Rule, make_rule
@@ -156,10 +157,7 @@ def _moved(rules: Sequence[Rule], was: EditExample, last: EditExample, partner: 
         start, end = info["a_span"]
         info["a_span"] = (start + shift, end + shift)
         examples = two if rule.evidence >= 2 else (last.edit,)
-        r = rule
-        out.append(
-            Rule(r.before, r.after, r.hole_kinds, r.evidence, r.specificity, examples, r.compiled, r.replacement, info)
-        )
+        out.append(replace(rule, examples=examples, info=info))
     return out
 
 

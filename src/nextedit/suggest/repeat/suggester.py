@@ -154,14 +154,18 @@ class RepeatEditSuggester:
         proposals = repeat_proposals(context)
         renames = _renamed_pairs(context)
         category = categorizer(context) if renames else None
-        # an identifier's rename is the rename suggester's (it knows the binding)
+
+        def not_ours(start: int, end: int, new: str) -> bool:
+            """An identifier's rename is the rename suggester's (it knows the
+            binding); a parameter the function still reads was kept on purpose."""
+            return _renames_an_identifier(context.text, start, end, new, renames, category) or deletes_a_used_parameter(
+                context, start, end, new
+            )
+
         candidates = [
             c
             for c in _line_candidates(context, self.name)
-            if not _renames_an_identifier(
-                context.text, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, renames, category
-            )
-            and not deletes_a_used_parameter(context, c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text)
+            if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text)
         ]
         for proposal in proposals:
             rule = proposal.rule
@@ -170,10 +174,7 @@ class RepeatEditSuggester:
             for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
                 if context.cancelled():
                     return SilenceReason.CANCELLED
-                if _renames_an_identifier(context.text, site.start, site.end, site.new_text, renames, category):
-                    continue
-                # the developer kept this parameter: the function still reads it
-                if deletes_a_used_parameter(context, site.start, site.end, site.new_text):
+                if not_ours(site.start, site.end, site.new_text):
                     continue
                 candidates.append(
                     Candidate(
