@@ -925,19 +925,32 @@ def test_binding_memo_is_per_tree_version():
     assert binding_occurrences(tree, e.new, e.new.index(b"a)")) == [(6, 7)]
 
 
+def _parsed_then_edited(text: str, line: int, start: int, end: int, new: str):
+    """A Python document parsed, then ``[start, end)`` of ``line`` replaced by
+    ``new`` (applied to the tree, not re-parsed): ``(document, tree)``."""
+    from nextedit.text import Document
+
+    document = Document("file:///a.py", "python", 1, text)
+    tree = SyntaxTree.parse("python", document.source_bytes)
+    _edit(document, tree, line, start, end, new)
+    return document, tree
+
+
+def _edit(document, tree: SyntaxTree, line: int, start: int, end: int, new: str) -> None:
+    """``[start, end)`` of ``line`` replaced by ``new`` in the document (its
+    next version) and applied to its tree."""
+    from nextedit.text import Position, PositionEncoding, Range, TextChange
+
+    change = TextChange(Range(Position(line, start), Position(line, end)), new)
+    applied = document.apply_changes([change], document.version + 1, PositionEncoding.UTF16)
+    tree.apply_edits(applied, document.source_bytes)
+
+
 def test_the_stale_root_moves_offsets_without_a_re_parse() -> None:
     """``stale_root`` reads the last parse with its offsets moved by the edits
     since: a node past the edit sits where its text now is, and nothing is
     re-parsed (the next reader of ``tree`` pays that)."""
-    from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
-
-    text = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
-    document = Document("file:///a.py", "python", 1, text)
-    tree = SyntaxTree.parse("python", document.source_bytes)
-    applied = document.apply_changes(
-        [TextChange(Range(Position(1, 11), Position(1, 12)), "100")], 2, PositionEncoding.UTF16
-    )
-    tree.apply_edits(applied, document.source_bytes)
+    document, tree = _parsed_then_edited("def a():\n    return 1\n\n\ndef b():\n    return 2\n", 1, 11, 12, "100")
     assert tree.reparse_pending
     b = document.source_bytes.index(b"def b")
     node = tree.stale_root.named_descendant_for_byte_range(b, b + 3)
@@ -953,15 +966,7 @@ def test_the_stale_root_is_the_same_whether_or_not_a_reader_re_parsed() -> None:
     then): a question asked of it has one answer, whoever parsed first. The
     edit turns ``x`` into ``(x`` — a syntax error the re-parse sees and the
     stale tree does not."""
-    from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
-
-    text = "def a(x):\n    return x\n"
-    document = Document("file:///a.py", "python", 1, text)
-    tree = SyntaxTree.parse("python", document.source_bytes)
-    applied = document.apply_changes(
-        [TextChange(Range(Position(1, 11), Position(1, 11)), "(")], 2, PositionEncoding.UTF16
-    )
-    tree.apply_edits(applied, document.source_bytes)
+    document, tree = _parsed_then_edited("def a(x):\n    return x\n", 1, 11, 11, "(")
     before = tree.stale_root
     assert not before.has_error
     assert tree.root.has_error  # a reader re-parses
@@ -969,10 +974,7 @@ def test_the_stale_root_is_the_same_whether_or_not_a_reader_re_parsed() -> None:
     assert not after.has_error and str(after) == str(before)
     assert str(tree.snapshot().stale_root) == str(before)
     # the next edit: the stale view is the parse just made, offsets moved
-    applied = document.apply_changes(
-        [TextChange(Range(Position(1, 11), Position(1, 12)), "")], 3, PositionEncoding.UTF16
-    )
-    tree.apply_edits(applied, document.source_bytes)
+    _edit(document, tree, 1, 11, 12, "")
     assert tree.stale_root.has_error
 
 

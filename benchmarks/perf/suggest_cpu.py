@@ -76,6 +76,8 @@ RESULTS = ROOT / "benchmarks" / "results"
 ECHO = Path(__file__).resolve().parent / "echo_agent.py"
 ALL_KINDS = {"nes": {"jump": {}, "rename": {}, "searchAndReplace": {}}}
 SCENARIOS = ("rename", "keystroke", "repeat")
+# untimed requests first in every scenario: the first request of a process is measured apart
+WARM = 3
 SCALING_SCENARIOS = ("rename", "rename-global", "keystroke", "repeat", "signature")
 
 
@@ -301,10 +303,9 @@ def first_suggestion(answer: dict[str, Any] | None) -> str:
 def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[str, Any]:
     """``count`` timed suggests after fresh edits, on both agents in lockstep."""
     src = source(language, lines)
-    warm = 3  # untimed requests first: the first request of a process is measured apart
     if scenario in ("rename", "repeat"):
         # each request edits a function not edited before: a small file has few
-        count = min(count, src.functions - warm - 1)
+        count = min(count, src.functions - WARM - 1)
     agents = [nextedit_agent(), echo_agent()]
     cpu: dict[str, list[float]] = {a.name: [] for a in agents}
     wall: dict[str, list[float]] = {a.name: [] for a in agents}
@@ -314,13 +315,13 @@ def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[s
             agent.start()
             agent.write(did_open(agent.session, src))
             agent.probe()
-        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + warm)):
+        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + WARM)):
             version = r + 2
             for agent in agents:
                 change = did_change(agent.session, src.uri, version, line, col, end, text)
                 request = agent.request("nes/suggest", suggest_params(agent.session, src.uri, version, cl, cc))
                 c, w, answer = agent.timed(change, request=request)
-                if r < warm:
+                if r < WARM:
                     continue
                 cpu[agent.name].append(c)
                 wall[agent.name].append(w)
@@ -472,43 +473,60 @@ def run_first_suggest(language: str, lines: int, processes: int, pause_ms: float
     }
 
 
-def run_per_suggester(scenario: str, language: str, lines: int, count: int) -> dict[str, Any]:
-    """In process: the same requests, each suggester's ``propose`` timed (thread CPU)."""
+def run_in_process(
+    scenario: str,
+    src: Source,
+    count: int,
+    prepare: Callable[[Any], None] | None = None,
+    profile: Any = None,
+) -> tuple[list[float], list[str]]:
+    """``count`` suggests in process (no stdio, no threads) after the
+    scenario's edits, three untimed ones first: this thread's CPU ms of each
+    (``time.thread_time_ns`` around the request) and the kind of its first
+    suggestion. ``prepare`` sees the session's engine before the first edit;
+    ``profile`` (a ``cProfile.Profile``) runs during the timed requests only."""
     from nextedit.acp.inprocess import InProcessAgent
 
+    times: list[float] = []
+    kinds: list[str] = []
+    with tempfile.TemporaryDirectory() as state, InProcessAgent(Path(state)) as agent:
+        hello = {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}}
+        agent.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        session = agent.send({"jsonrpc": "2.0", "id": 2, "method": "nes/start", "params": {}})[0]["result"]["sessionId"]
+        agent.send(did_open(session, src))
+        if prepare is not None:
+            prepare(agent.agent.sessions[session].engine)
+        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + WARM)):
+            agent.send(did_change(session, src.uri, r + 2, line, col, end, text))
+            params = suggest_params(session, src.uri, r + 2, cl, cc)
+            timed = r >= WARM
+            if timed and profile is not None:
+                profile.enable()
+            t0 = time.thread_time_ns()
+            out = agent.send({"jsonrpc": "2.0", "id": 10 + r, "method": "nes/suggest", "params": params})
+            elapsed = (time.thread_time_ns() - t0) / 1e6
+            if timed and profile is not None:
+                profile.disable()
+            if timed:
+                times.append(elapsed)
+                kinds.append(first_suggestion(out[0] if out else None))
+    return times, kinds
+
+
+def run_per_suggester(scenario: str, language: str, lines: int, count: int) -> dict[str, Any]:
+    """In process: the same requests, each suggester's ``propose`` timed (thread CPU)."""
     src = source(language, lines)
     times: dict[str, list[float]] = {}
-    with tempfile.TemporaryDirectory() as state, InProcessAgent(Path(state)) as agent:
-        agent.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}},
-            }
-        )
-        session_id = agent.send({"jsonrpc": "2.0", "id": 2, "method": "nes/start", "params": {}})[0]["result"][
-            "sessionId"
-        ]
-        agent.send(did_open(session_id, src))
-        engine = agent.agent.sessions[session_id].engine
+
+    def time_each_suggester(engine: Any) -> None:
         for suggester in engine.suggesters:
             times[suggester.name] = []
             suggester.propose = _timed(suggester.propose, times[suggester.name])
-        times["total"] = []
-        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + 3)):
-            agent.send(did_change(session_id, src.uri, r + 2, line, col, end, text))
-            message = {
-                "jsonrpc": "2.0",
-                "id": 10 + r,
-                "method": "nes/suggest",
-                "params": suggest_params(session_id, src.uri, r + 2, cl, cc),
-            }
-            t0 = time.thread_time_ns()
-            agent.send(message)
-            times["total"].append((time.thread_time_ns() - t0) / 1e6)
+
+    total, _kinds = run_in_process(scenario, src, count, prepare=time_each_suggester)
     for values in times.values():
-        del values[:3]
+        del values[:WARM]  # the untimed requests' share
+    times["total"] = total
     return {
         "scenario": scenario,
         "language": language,

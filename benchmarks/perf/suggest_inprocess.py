@@ -17,54 +17,8 @@ import argparse
 import cProfile
 import pstats
 import sys
-import tempfile
-import time
-from pathlib import Path
 
-from suggest_cpu import (
-    ALL_KINDS,
-    LANGUAGES,
-    SCENARIOS,
-    did_change,
-    did_open,
-    first_suggestion,
-    source,
-    steps,
-    suggest_params,
-)
-
-from nextedit.acp.inprocess import InProcessAgent
-
-WARM = 3  # untimed requests first, as suggest_cpu.py does
-
-
-def run(language: str, lines: int, count: int, scenario: str, profile: cProfile.Profile | None) -> list[float]:
-    """CPU ms of each timed suggest (and the kinds of the first answers on stderr)."""
-    src = source(language, lines)
-    times: list[float] = []
-    kinds: list[str] = []
-    with tempfile.TemporaryDirectory() as state, InProcessAgent(Path(state)) as agent:
-        hello = {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}}
-        agent.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
-        session = agent.send({"jsonrpc": "2.0", "id": 2, "method": "nes/start", "params": {}})[0]["result"]["sessionId"]
-        agent.send(did_open(session, src))
-        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + WARM)):
-            agent.send(did_change(session, src.uri, r + 2, line, col, end, text))
-            params = suggest_params(session, src.uri, r + 2, cl, cc)
-            request = {"jsonrpc": "2.0", "id": 10 + r, "method": "nes/suggest", "params": params}
-            timed = r >= WARM
-            if timed and profile is not None:
-                profile.enable()
-            t0 = time.thread_time_ns()
-            out = agent.send(request)
-            elapsed = (time.thread_time_ns() - t0) / 1e6
-            if timed and profile is not None:
-                profile.disable()
-            if timed:
-                times.append(elapsed)
-                kinds.append(first_suggestion(out[0] if out else None))
-    print(f"first suggestions: {', '.join(kinds[:5])}", file=sys.stderr)
-    return times
+from suggest_cpu import LANGUAGES, SCENARIOS, run_in_process, source
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     profile = cProfile.Profile() if args.profile else None
-    times = sorted(run(args.language, args.lines, args.count, args.scenario, profile))
+    times, kinds = run_in_process(args.scenario, source(args.language, args.lines), args.count, profile=profile)
+    times.sort()
+    print(f"first suggestions: {', '.join(kinds[:5])}", file=sys.stderr)
     if not times:
         print("no timed request (the file is too small for the count)", file=sys.stderr)
         return 1
