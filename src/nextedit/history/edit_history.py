@@ -39,9 +39,10 @@ import copy
 import itertools
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from nextedit.frozen import evolve
 from nextedit.text.affixes import common_affixes
 from nextedit.text.lexical import is_identifier, is_word_char
 
@@ -196,7 +197,7 @@ class _Described:
         if not shift:
             return edit
         token_start = edit.token_start_cp
-        return replace(
+        return evolve(
             edit,
             start_cp=edit.start_cp + shift,
             lines_start_cp=lines_start,

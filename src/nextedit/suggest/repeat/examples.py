@@ -14,8 +14,9 @@ nor LSP/ACP or position encodings.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from nextedit.frozen import evolve
 from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.text import glued, lines_back, lines_forward
 from nextedit.suggest.repeat.tokens import Tok, tokenize
@@ -107,11 +108,8 @@ def moved(example: EditExample, edit: PastEdit, window_start: int) -> EditExampl
     its tokens are window-relative and shared."""
     if example.edit == edit and example.window_start == window_start:
         return example
-    out = replace(example, edit=edit, window_start=window_start)
-    info = example.__dict__.get("_change_info")
-    if info is not None:  # position-free facts of the change (rules._example_info)
-        out.__dict__["_change_info"] = info
-    return out
+    # the position-free facts of the change (rules._example_info) go along
+    return evolve(example, edit=edit, window_start=window_start)
 
 
 # relative_key(edit, window start, window text, clipped left, clipped right) -> example

@@ -18,8 +18,8 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
 
+from nextedit.frozen import evolve
 from nextedit.suggest.repeat.examples import EditExample
 from nextedit.suggest.repeat.model import Rule, make_rule
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -157,7 +157,7 @@ def _moved(rules: Sequence[Rule], was: EditExample, last: EditExample, partner: 
         start, end = info["a_span"]
         info["a_span"] = (start + shift, end + shift)
         examples = two if rule.evidence >= 2 else (last.edit,)
-        out.append(replace(rule, examples=examples, info=info))
+        out.append(evolve(rule, examples=examples, info=info))
     return out
 
 
@@ -212,6 +212,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     prefix = [0.0]
     for t in ex.b_toks:
         prefix.append(prefix[-1] + _tok_weight(t))
+    edges = _LineEdges(ex)
     for k in range(0, _MAX_CONTEXT_TOKENS + 1):
         for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
             if kl > p or kr > s:
@@ -226,7 +227,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
             before_t, after_t = tpl
             spec = prefix[b_hi] - prefix[lo]
             r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
-            r.info.update(_info(ex, kl, kr))
+            r.info.update(_info(ex, kl, kr, edges))
             out.append(r)
     # whole lines context
     return out
@@ -313,16 +314,24 @@ def _anti_unify(a: EditExample, b: EditExample) -> list[Rule]:
             continue
         break
     out: list[Rule] = []
-    kl_max, kr_max = kl, kr
-    pairs = sorted(
-        ((kl, kr) for kl in range(kl_max + 1) for kr in range(kr_max + 1)),
-        key=lambda lr: (lr[0] + lr[1], abs(lr[0] - lr[1])),
-    )
-    for kl, kr in pairs:
-        rule = _au_rule(a, b, kl, kr, kinds, a_bholes, a_aholes)
+    weights = [_tok_weight(t) for t in a.b_toks]
+    edges = _LineEdges(a)
+    for left, right in _context_pairs(kl, kr):
+        rule = _au_rule(a, b, left, right, kinds, a_bholes, a_aholes, weights, edges)
         if rule is not None:
             out.append(rule)
     return out
+
+
+@functools.lru_cache(maxsize=128)
+def _context_pairs(kl_max: int, kr_max: int) -> tuple[tuple[int, int], ...]:
+    """Every (left, right) context width up to the maxima, narrowest and most balanced first."""
+    return tuple(
+        sorted(
+            ((kl, kr) for kl in range(kl_max + 1) for kr in range(kr_max + 1)),
+            key=lambda lr: (lr[0] + lr[1], abs(lr[0] - lr[1])),
+        )
+    )
 
 
 def _au_rule(
@@ -333,7 +342,12 @@ def _au_rule(
     kinds: list[str],
     a_bholes: dict[int, int],
     a_aholes: dict[int, int],
+    weights: Sequence[float],
+    edges: _LineEdges,
 ) -> Rule | None:
+    """The rule of ``kl``/``kr`` context tokens; ``weights`` are ``a``'s
+    before-token weights and ``edges`` its line-boundary facts (the same for
+    every width)."""
     lo = a.p - kl
     b_hi = len(a.b_toks) - a.s + kr
     if lo >= b_hi:
@@ -357,9 +371,10 @@ def _au_rule(
     before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
     after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
     kinds2 = [kinds[h] for h in used]
-    spec = _specificity(a.b_toks[lo:b_hi], {i - lo for i in b_holes})
+    # _specificity(a.b_toks[lo:b_hi], holes), summed in the same order
+    spec = sum(0.3 if i in b_holes else weights[i] for i in range(lo, b_hi))
     r = make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
-    r.info.update(_info(a, kl, kr))
+    r.info.update(_info(a, kl, kr, edges))
     return r
 
 
@@ -410,16 +425,54 @@ def _example_info(ex: EditExample) -> dict:
     return info
 
 
-def _info(ex: EditExample, kl: int, kr: int) -> dict:
+class _LineEdges:
+    """Whether the context of an example's rule reaches the start of its
+    first line (for each first token) and the end of its last line (for each
+    last token): asked once per token, however many context widths share it."""
+
+    __slots__ = ("_ex", "_left", "_right")
+
+    def __init__(self, ex: EditExample) -> None:
+        self._ex = ex
+        self._left: dict[int, bool] = {}
+        self._right: dict[int, bool] = {}
+
+    def full_left(self, lo: int) -> bool:
+        """Only blanks stand between the line's start and token ``lo``."""
+        found = self._left.get(lo)
+        if found is None:
+            toks, b = self._ex.b_toks, self._ex.before
+            if lo < len(toks):
+                ls = b.rfind("\n", 0, toks[lo].start) + 1
+                found = b[ls : toks[lo].start].strip() == ""
+            else:
+                found = True
+            self._left[lo] = found
+        return found
+
+    def full_right(self, hi: int) -> bool:
+        """Only blanks stand between token ``hi - 1`` and the line's end."""
+        found = self._right.get(hi)
+        if found is None:
+            toks, b = self._ex.b_toks, self._ex.before
+            if hi > 0:
+                le = b.find("\n", toks[hi - 1].end)
+                le = len(b) if le < 0 else le
+                found = b[toks[hi - 1].end : le].strip() == ""
+            else:
+                found = True
+            self._right[hi] = found
+        return found
+
+
+def _info(ex: EditExample, kl: int, kr: int, edges: _LineEdges | None = None) -> dict:
     # does the context reach the line boundaries?
     lo = ex.p - kl
     hi = len(ex.b_toks) - ex.s + kr
-    b = ex.before
-    ls = b.rfind("\n", 0, ex.b_toks[lo].start) + 1 if lo < len(ex.b_toks) else 0
-    full_left = b[ls : ex.b_toks[lo].start].strip() == "" if lo < len(ex.b_toks) else True
-    le = b.find("\n", ex.b_toks[hi - 1].end) if hi > 0 else -1
-    le = len(b) if le < 0 else le
-    full_right = b[ex.b_toks[hi - 1].end : le].strip() == "" if hi > 0 else True
+    if edges is None:
+        edges = _LineEdges(ex)
+    full_left = edges.full_left(lo)
+    full_right = edges.full_right(hi)
     a_hi = len(ex.a_toks) - ex.s + kr
     a_lo_cp = ex.a_toks[lo].start if lo < len(ex.a_toks) and lo < a_hi else ex.edit.start - ex.window_start
     a_hi_cp = ex.a_toks[a_hi - 1].end if 0 < a_hi and lo < a_hi else a_lo_cp

@@ -62,6 +62,7 @@ callback stands in for them), LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from nextedit.suggest.repeat.examples import EditExample, example_from_edit
@@ -247,9 +248,7 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        return any(
-            shorter in literal and next(literal_matches(literal, shorter), None) is not None for shorter in self.absent
-        )
+        return any(_holds(literal, shorter) for shorter in self.absent)
 
     def inside_too_many(self, rule: Rule, limit: int) -> bool:
         """``rule`` is a literal standing, with its word boundaries, inside a
@@ -258,10 +257,15 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        return any(
-            literal in longer and next(literal_matches(longer, literal), None) is not None
-            for longer in self.too_many.get(limit, ())
-        )
+        return any(_holds(longer, literal) for longer in self.too_many.get(limit, ()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _holds(longer: str, shorter: str) -> bool:
+    """``longer`` holds a match of the literal pattern ``shorter`` (with its
+    word boundaries). The same pairs recur across the rules of a request and
+    across requests."""
+    return shorter in longer and next(literal_matches(longer, shorter), None) is not None
 
 
 def _top_down(edits: Sequence[PastEdit]) -> bool:
