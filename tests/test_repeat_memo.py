@@ -16,6 +16,7 @@ FUNCTION = "def f{i}(items, limit):\n    total = compute(items, {i})\n    return
 def _fresh() -> None:
     examples._MEMO.clear()
     rules._RULES.clear()
+    rules._AGREE.clear()
 
 
 def _described(proposals: list[Proposal]) -> list[tuple[object, ...]]:

@@ -114,8 +114,8 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     if not examples:
         return []
     last = examples[-1]
-    agreeing = [e for e in examples[:-1] if e.edit.start != last.edit.start and _change_holes(last, e) is not None]
-    partner = agreeing[-1] if agreeing else None
+    # the newest earlier example that agrees with it
+    partner = next((e for e in reversed(examples[:-1]) if e.edit.start != last.edit.start and _agree(last, e)), None)
     # the rules depend on these two examples alone, wherever they stand: made
     # once, and moved with the examples when an edit above shifts them
     key = (last.key, partner.key if partner is not None else None)
@@ -233,15 +233,36 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     return out
 
 
+# (a.key, b.key) -> whether the two changes agree (:func:`_change_holes`):
+# every request asks it again of each source and the examples before it
+_AGREE: OrderedDict[tuple[object, object], bool] = OrderedDict()
+_AGREE_SIZE = 2048
+
+
+def _agree(a: EditExample, b: EditExample) -> bool:
+    """``_change_holes(a, b) is not None``, which depends on what the two
+    examples are made of (their keys), not on where they stand."""
+    if not a.key or not b.key:
+        return _change_holes(a, b) is not None
+    key = (a.key, b.key)
+    known = _AGREE.get(key)
+    if known is None:
+        known = _AGREE[key] = _change_holes(a, b) is not None
+        if len(_AGREE) > _AGREE_SIZE:
+            _AGREE.popitem(last=False)
+    return known
+
+
 def _change_holes(
     a: EditExample, b: EditExample
 ) -> tuple[dict[tuple[str, str], int], list[str], dict[int, int], dict[int, int]] | None:
     """Do the two changes agree token for token, modulo identifiers/literals
     substituted consistently (``print x`` -> ``print(x)`` and ``print y`` ->
     ``print(y)``)? The substitution, hole kinds and hole positions in ``a``."""
-    ao, bo, an, bn = a.old_toks, b.old_toks, a.new_toks, b.new_toks
-    if len(ao) != len(bo) or len(an) != len(bn):
+    # as many old and new tokens (counted before any slicing: most pairs differ here)
+    if len(a.b_toks) - len(b.b_toks) != a.p + a.s - b.p - b.s or len(a.a_toks) - len(b.a_toks) != a.p + a.s - b.p - b.s:
         return None
+    ao, bo, an, bn = a.old_toks, b.old_toks, a.new_toks, b.new_toks
     holes: dict[tuple[str, str], int] = {}
     kinds: list[str] = []
     b_holes: dict[int, int] = {}
