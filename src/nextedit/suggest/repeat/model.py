@@ -69,7 +69,7 @@ class Rule:
         """What identifies the before pattern, without compiling it."""
         return self.compiled.pattern if self.compiled is not None else (self.before, self.hole_kinds)
 
-    @property
+    @functools.cached_property
     def plain_literal(self) -> str | None:
         """The before text when the pattern is one literal between the usual
         word boundaries (:func:`literal_boundaries`); None otherwise (holes,

@@ -548,9 +548,15 @@ def acceptable(rule: Rule) -> bool:
     insertion or deletion needs an anchor (a context token on one side), and
     the before side some fixed identifier, string or punctuation text."""
     info = rule.info
+    verdict = info.get("_acceptable")
+    if verdict is None:  # position-free: a moved rule keeps it
+        verdict = info["_acceptable"] = _acceptable(info) and literal_specificity(rule) >= MIN_LITERAL
+    return verdict
+
+
+def _acceptable(info: dict) -> bool:
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
         return False
-    if info.get("single_ident") and not info.get("line_rule") and info.get("kl", 0) + info.get("kr", 0) < 2:
-        return False  # a bare identifier swapped: a rename, whose binding the rename suggester knows
-    return literal_specificity(rule) >= MIN_LITERAL
+    # a bare identifier swapped: a rename, whose binding the rename suggester knows
+    return not (info.get("single_ident") and not info.get("line_rule") and info.get("kl", 0) + info.get("kr", 0) < 2)
