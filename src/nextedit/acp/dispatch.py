@@ -32,13 +32,13 @@ Must not know: the transport, anyio, threads, how the engine computes.
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from nextedit import heap
 from nextedit.acp import handshake
 from nextedit.acp.agent import EMPTY, Agent, SuggestJob
 from nextedit.acp.errors import InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError
@@ -71,16 +71,7 @@ def warm_up() -> None:
     from nextedit import session  # noqa: F401 - the engine, the history, the syntax layer
     from nextedit.acp import wire  # noqa: F401 - pydantic and the wire models
 
-    freeze_heap()
-
-
-def freeze_heap() -> None:
-    """Move what start-up allocated (modules, grammars, pydantic's models) out
-    of the garbage collector's reach: a full collection then walks only what
-    requests allocate, which took ~10 ms off suggest's p99
-    (``benchmarks/results/suggest-cpu-after-gc-freeze.md``)."""
-    gc.collect()
-    gc.freeze()
+    heap.settle()
 
 
 # -- requests ------------------------------------------------------------------------

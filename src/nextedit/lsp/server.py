@@ -41,7 +41,6 @@ the ``initialize`` params is cut (:class:`_HideInitializeParams`).
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import sys
 import threading
@@ -55,7 +54,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
-from nextedit import __version__
+from nextedit import __version__, heap
 from nextedit.feedback import FeedbackLog, open_feedback_log
 from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
@@ -209,9 +208,7 @@ class NextEditServer(LanguageServer):
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         reader = framing.FrameReader(framing.StreamChunks(stdin or sys.stdin.buffer).read)
         code = 0
-        # start-up's heap out of the collector's reach, as the ACP agent does (dispatch.freeze_heap)
-        gc.collect()
-        gc.freeze()
+        heap.settle()  # the collector's policy for a long-running process, as in the ACP agent
         try:
             asyncio.run(framing.serve(reader, self.protocol, self._stop_event))
         except SystemExit as exc:  # the `exit` notification
