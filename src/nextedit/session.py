@@ -30,7 +30,19 @@ off its event loop while it keeps applying changes:
    meanwhile are dropped, a document that moved on gives nothing.
 
 :meth:`Session.suggest` runs the three in a row (the LSP bridge, the
-in-process agent). The session knows nothing of JSON-RPC, ACP, LSP or threads.
+in-process agent).
+
+A document's first parse can be done the same way, ahead of its first
+reader, while the editor is idle after opening it:
+:meth:`Session.prepare_parse` (owning thread: a :class:`ParseWork` holding a
+snapshot of the document's syntax) → :meth:`ParseWork.run` (any thread; it
+polls ``halt()`` during the parse and stops early once a change, a close or
+a re-open made the result useless) → :meth:`Session.finish_parse` (owning
+thread: the live document takes the tree when it did not change meanwhile).
+Nothing the engine answers depends on whether this ran: the tree is the
+one the first reader would have parsed.
+
+The session knows nothing of JSON-RPC, ACP, LSP or threads.
 """
 
 from __future__ import annotations
@@ -56,6 +68,7 @@ from nextedit.suggest.model import (
     TriggerKind,
 )
 from nextedit.syntax import SyntaxTree, language_for
+from nextedit.syntax.tree import SyntaxSnapshot
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
 if TYPE_CHECKING:
@@ -66,6 +79,7 @@ __all__ = [
     "DocumentSnapshot",
     "DocumentState",
     "FocusInfo",
+    "ParseWork",
     "PlacedEdit",
     "PlacedSuggestion",
     "Session",
@@ -220,6 +234,21 @@ class SuggestResult:
     @property
     def cancelled(self) -> bool:
         return self.reason is SilenceReason.CANCELLED
+
+
+@dataclass(eq=False)
+class ParseWork:
+    """One document's pending parse, done ahead of its first reader on any thread."""
+
+    uri: str
+    syntax: SyntaxSnapshot
+    origin: DocumentState = field(repr=False)
+    parsed: bool = False
+
+    def run(self, halt: Callable[[], bool] = lambda: False) -> bool:
+        """Parse now; False when ``halt()`` stopped it (nothing is kept then)."""
+        self.parsed = self.syntax.parse_ahead(halt)
+        return self.parsed
 
 
 @dataclass(frozen=True)
@@ -414,6 +443,22 @@ class Session:
 
     def did_close(self, uri: str) -> None:
         self.documents.pop(uri, None)
+
+    def prepare_parse(self, uri: str) -> ParseWork | None:
+        """A :class:`ParseWork` for ``uri`` when its syntax awaits a parse
+        (a document just opened, or edited since its last parse); else ``None``."""
+        state = self.documents.get(uri)
+        if state is None or state.syntax is None or not state.syntax.reparse_pending:
+            return None
+        return ParseWork(uri, state.syntax.snapshot(), state)
+
+    def finish_parse(self, work: ParseWork) -> bool:
+        """Give the live document the tree ``work`` parsed, if it is still the
+        same document and did not change since; True when it took it."""
+        state = self.documents.get(work.uri)
+        if self.closed or not work.parsed or state is not work.origin or state.syntax is None:
+            return False
+        return state.syntax.adopt(work.syntax)
 
     def did_save(self, uri: str) -> None:
         """A save changes nothing the engine reads (the text is already mirrored)."""

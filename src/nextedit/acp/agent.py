@@ -9,6 +9,12 @@ flight, answered by whichever comes first — its computation, a cancel
 others are then no-ops. ``job.answered`` is also what the computation polls
 as its ``cancelled()``: an answered job stops at the engine's next check.
 
+With ``parse_ahead`` on (the stdio server), opening a document queues a
+:class:`ParseJob`: its first parse, done off the loop while the editor is
+idle, so the first suggest does not pay it. A change, a close or a re-open of
+that document (or closing its session) halts the job: a parse of a text that
+moved on is not worth finishing.
+
 Answers leave through ``send`` (a plain callable taking one JSON-RPC message
 as a dict): the stdio server writes them to stdout, the in-process agent
 collects them in a list. Only the thread that owns the agent calls it.
@@ -43,7 +49,7 @@ if TYPE_CHECKING:
     from nextedit.feedback import FeedbackLog
     from nextedit.provider.service import ModelProvider
 
-__all__ = ["EMPTY", "Agent", "SuggestJob"]
+__all__ = ["EMPTY", "Agent", "ParseJob", "SuggestJob"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +72,18 @@ class SuggestJob:
     scope: Any = None
 
 
+@dataclass(eq=False)
+class ParseJob:
+    """The first parse of a document just opened, until it is done or halted."""
+
+    session_id: str
+    uri: str
+    # set by the loop when the document changed, closed or re-opened: the parse stops
+    halted: bool = False
+    # its task was started (by the stdio server)
+    started: bool = False
+
+
 @dataclass
 class Agent:
     """Connection state shared by the stdio server and the in-process agent."""
@@ -80,6 +98,9 @@ class Agent:
     inflight: dict[RequestId, SuggestJob] = field(default_factory=dict)
     feedback: FeedbackLog | None = None
     settings: Settings = field(default_factory=Settings)  # the user's, from the command line
+    # queue a ParseJob at every didOpen (the stdio server runs them; the in-process agent does not)
+    parse_ahead: bool = False
+    parses: list[ParseJob] = field(default_factory=list)  # queued or running, oldest first
     _feedback_opened: bool = False
     _provider: ModelProvider | None = None
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
@@ -130,6 +151,7 @@ class Agent:
             raise UnknownSession(session_id)
         for job in [job for job in self.inflight.values() if job.session_id == session_id]:
             self.cancel(job.request_id, reason=f"session {session_id} closed")
+        self.halt_parses(session_id, None)
         session.close()
 
     # -- answers -------------------------------------------------------------
@@ -185,6 +207,28 @@ class Agent:
                 self.finish(job, EMPTY)
                 if job.scope is not None:
                     job.scope.cancel()
+
+    # -- parses ahead ---------------------------------------------------------------
+
+    def queue_parse(self, session_id: str, uri: str) -> ParseJob | None:
+        """After a didOpen: a job parsing ``uri`` ahead (``None`` unless ``parse_ahead``)."""
+        if not self.parse_ahead:
+            return None
+        self.halt_parses(session_id, uri)  # a re-open: the older text's parse is useless
+        job = ParseJob(session_id, uri)
+        self.parses.append(job)
+        return job
+
+    def halt_parses(self, session_id: str, uri: str | None) -> None:
+        """Halt the parses of ``uri`` (``None``: every document) of a session."""
+        for job in self.parses:
+            if job.session_id == session_id and (uri is None or job.uri == uri):
+                job.halted = True
+        self.parses = [job for job in self.parses if not job.halted]
+
+    def parse_done(self, job: ParseJob) -> None:
+        if job in self.parses:
+            self.parses.remove(job)
 
     def close(self) -> None:
         """End of the connection: free every session and the feedback file."""

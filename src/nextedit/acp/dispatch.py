@@ -13,6 +13,11 @@ step in a worker thread so the loop keeps reading; the in-process agent
 or ``didClose`` answers the suggests it makes stale with
 ``{"suggestions": []}`` on the spot.
 
+A ``didOpen`` also queues a :class:`~nextedit.acp.agent.ParseJob` when the
+agent parses ahead (the stdio server): :func:`begin_parse`,
+:func:`compute_parse` and :func:`end_parse` are its three steps, like a
+suggest's; a change, a close or a re-open of the document halts it.
+
 Rules (see DESIGN.md "Protocol decisions"): malformed JSON → -32700 (id
 null); an envelope that is not a request → -32600; unknown request → -32601;
 unknown notification → ignored (debug log); bad params → -32602 naming the
@@ -40,19 +45,22 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from nextedit import heap
 from nextedit.acp import handshake
-from nextedit.acp.agent import EMPTY, Agent, SuggestJob
+from nextedit.acp.agent import EMPTY, Agent, ParseJob, SuggestJob
 from nextedit.acp.errors import InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError
 from nextedit.text import choose_encoding
 
 if TYPE_CHECKING:
-    from nextedit.session import SuggestResult, SuggestWork
+    from nextedit.session import ParseWork, SuggestResult, SuggestWork
 
 __all__ = [
     "NOTIFICATIONS",
     "PROTOCOL_VERSION",
     "REQUESTS",
+    "begin_parse",
     "begin_suggest",
+    "compute_parse",
     "compute_suggest",
+    "end_parse",
     "end_suggest",
     "fail_suggest",
     "receive",
@@ -195,6 +203,45 @@ def run_suggest(agent: Agent, job: SuggestJob) -> None:
         end_suggest(agent, job, work, compute_suggest(work, job))
 
 
+# -- parsing a document ahead of its first suggest ---------------------------------
+
+
+def begin_parse(agent: Agent, job: ParseJob) -> ParseWork | None:
+    """Step 1, on the loop: a snapshot of the document's pending parse, or
+    ``None`` (halted, closed, or nothing left to parse)."""
+    session = agent.sessions.get(job.session_id)
+    work = None if job.halted or session is None else session.prepare_parse(job.uri)
+    if work is None:
+        agent.parse_done(job)
+    return work
+
+
+def compute_parse(work: ParseWork, job: ParseJob) -> bool:
+    """Step 2, on any thread: the parse, stopped early once ``job`` is halted."""
+    started = time.perf_counter()
+    log.debug("parse ahead of %s: parsing", job.uri)
+    try:
+        parsed = work.run(halt=lambda: job.halted)
+    except Exception:  # a bug: the first suggest parses instead
+        log.exception("parse ahead of %s failed", job.uri)
+        return False
+    log.debug(
+        "parse ahead of %s: %s after %.1f ms",
+        job.uri,
+        "done" if parsed else "halted",
+        (time.perf_counter() - started) * 1000,
+    )
+    return parsed
+
+
+def end_parse(agent: Agent, job: ParseJob, work: ParseWork) -> None:
+    """Step 3, on the loop: the live document takes the tree if it did not change meanwhile."""
+    agent.parse_done(job)
+    session = agent.sessions.get(job.session_id)
+    kept = session is not None and not job.halted and session.finish_parse(work)
+    log.debug("parse ahead of %s: tree %s", job.uri, "kept" if kept else "dropped")
+
+
 # -- providers ---------------------------------------------------------------------
 
 
@@ -260,6 +307,7 @@ def did_open(agent: Agent, params: Any) -> None:
     p = wire.parse(wire.DidOpenParams, params)
     agent.session(p.session_id).did_open(p.uri, p.language_id, p.version, p.text)
     agent.settle_moved_on(p.session_id, p.uri, p.version, replaced=True)
+    agent.queue_parse(p.session_id, p.uri)
 
 
 def did_change(agent: Agent, params: Any) -> None:
@@ -268,6 +316,7 @@ def did_change(agent: Agent, params: Any) -> None:
     p = wire.parse(wire.DidChangeParams, params)
     if agent.session(p.session_id).did_change(p.uri, p.version, p.changes()):
         agent.settle_moved_on(p.session_id, p.uri, p.version)
+        agent.halt_parses(p.session_id, p.uri)
 
 
 def did_close(agent: Agent, params: Any) -> None:
@@ -276,6 +325,7 @@ def did_close(agent: Agent, params: Any) -> None:
     p = wire.parse(wire.DocumentParams, params)
     agent.session(p.session_id).did_close(p.uri)
     agent.settle_moved_on(p.session_id, p.uri, None)
+    agent.halt_parses(p.session_id, p.uri)
 
 
 def did_save(agent: Agent, params: Any) -> None:

@@ -24,6 +24,14 @@ cancel scope:
 The worker's wait is shielded: a cancelled job still waits for its thread
 (which stops soon) so that no thread outlives its snapshot's owner.
 
+A ``didOpen`` queues the document's first parse (``agent.parse_ahead``):
+:data:`PARSE_AHEAD_DELAY` later, it runs like a suggest — its turn for the compute slot, a snapshot, a worker
+thread, the tree handed back on the loop — so an editor's idle time after
+opening a file pays the parse, not its first suggest. A change, close or
+re-open of the document halts it (tree-sitter stops at its next progress
+check); a suggest arriving meanwhile waits for the slot and finds the tree
+parsed.
+
 ``initialize`` is normally answered before the loop starts (see
 :func:`main`); after it, the loop imports the wire models and the
 engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
@@ -44,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nextedit.acp import dispatch
-from nextedit.acp.agent import Agent, SuggestJob
+from nextedit.acp.agent import Agent, ParseJob, SuggestJob
 from nextedit.acp.transport import LineWriter, read_batches, read_first_batch
 from nextedit.settings import Settings
 
@@ -54,6 +62,9 @@ if TYPE_CHECKING:
 __all__ = ["main", "serve"]
 
 log = logging.getLogger(__name__)
+
+# seconds a document stays opened, unchanged, before its parse ahead starts
+PARSE_AHEAD_DELAY = 0.03
 
 
 async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
@@ -76,6 +87,30 @@ async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
             except Exception:  # a bug: this request fails, the connection lives on
                 log.exception("nes/suggest %r failed", job.request_id)
                 dispatch.fail_suggest(agent, job)
+
+
+async def _run_parse(agent: Agent, job: ParseJob, turn: anyio.Lock) -> None:
+    import anyio.lowlevel
+    import anyio.to_thread
+
+    # An editor is idle for a while after opening a file (the developer reads
+    # before typing); a client that sends a change right away (a replay) halts
+    # the job before it started, so the parse it would have wasted costs nothing.
+    await anyio.sleep(PARSE_AHEAD_DELAY)
+    if job.halted:
+        agent.parse_done(job)
+        return
+    async with turn:
+        try:
+            work = dispatch.begin_parse(agent, job)
+            if work is None:
+                return
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(dispatch.compute_parse, work, job)
+            dispatch.end_parse(agent, job, work)
+        except Exception:  # a bug: the first suggest parses instead
+            log.exception("parse ahead of %s failed", job.uri)
+            agent.parse_done(job)
 
 
 def _input_waiting(fd: int) -> bool:
@@ -116,6 +151,9 @@ async def serve(
         async with anyio.create_task_group() as tg:
 
             def start(new_jobs: list[SuggestJob]) -> None:
+                for parse in [p for p in agent.parses if not p.started]:
+                    parse.started = True
+                    tg.start_soon(_run_parse, agent, parse, turn, name=f"parse {parse.uri}")
                 for job in new_jobs:
                     tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
 
@@ -142,7 +180,7 @@ def main(state_dir: Path | None = None, settings: Settings | None = None) -> int
     (whose import pulls in ``ssl``): an editor waits for that answer.
     """
     in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
-    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir, settings=settings or Settings())
+    agent = Agent(send=LineWriter(out_fd), state_dir=state_dir, settings=settings or Settings(), parse_ahead=True)
     lines, pending, eof = read_first_batch(in_fd)
     jobs = _receive_all(agent, lines)
     if eof and not jobs:

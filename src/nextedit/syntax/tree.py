@@ -42,7 +42,7 @@ new_end_point``, points being ``(row, byte_column)``) — exactly the fields of
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,7 +52,11 @@ from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 from nextedit.text.lexical import KEYWORD_KIND_RE, WORD_BYTES
 
-__all__ = ["ByteEdit", "SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
+__all__ = ["ByteEdit", "ParseHalted", "SyntaxSnapshot", "SyntaxTree", "TreeEdit"]
+
+
+class ParseHalted(Exception):
+    """A snapshot's parse was stopped by its ``halt`` check (:meth:`SyntaxSnapshot.parse_ahead`)."""
 
 
 class TreeEdit(Protocol):
@@ -142,11 +146,11 @@ class SyntaxTree:
         """The tree of the newest source (re-parsing now if edits are pending)."""
         if self._pending is not None:
             edited, source = self._pending
-            self._pending = None
             swapped = self._token_swap(source)
             if swapped is None:
-                swapped = self._parse(source, edited)
+                swapped = self._parse(source, edited)  # a halted parse (ParseHalted) leaves it pending
                 self._structure = object()
+            self._pending = None
             self._stale = edited if self._tree_source else None  # nothing stale before a first parse
             self._tree = swapped
             self._tree_source = source
@@ -284,7 +288,7 @@ class SyntaxTree:
 
     # -- snapshots -----------------------------------------------------------
 
-    def snapshot(self) -> SyntaxTree:
+    def snapshot(self) -> SyntaxSnapshot:
         """This version for a reader on another thread, in O(1).
 
         Shares the parsed tree (never edited once parsed) and its memo; a
@@ -297,6 +301,7 @@ class SyntaxTree:
         snap._structure = self._structure
         snap._stale = self._stale
         snap._origin = self._pending
+        snap._halt = None
         if self._pending is None:
             snap._memo = self._memo
         else:
@@ -326,12 +331,29 @@ _CHUNK = 16 * 1024
 class SyntaxSnapshot(SyntaxTree):
     """A :class:`SyntaxTree` frozen at one version (:meth:`SyntaxTree.snapshot`)."""
 
-    __slots__ = ("_origin",)
+    __slots__ = ("_origin", "_halt")
     # the pending re-parse of the tree this snapshot was taken from
     _origin: tuple[tree_sitter.Tree, bytes] | None
+    # while :meth:`parse_ahead` runs: asked during the parse, True stops it
+    _halt: Callable[[], bool] | None
 
     def apply_edits(self, edits: Iterable[TreeEdit], new_source: bytes) -> None:
         raise TypeError("a syntax snapshot does not change")
+
+    def parse_ahead(self, halt: Callable[[], bool]) -> bool:
+        """Do the pending re-parse now, ahead of any reader (a document just
+        opened, parsed while the editor is idle), stopping early once
+        ``halt()`` says the result is no longer wanted. True when the tree is
+        parsed (:meth:`SyntaxTree.adopt` can take it); False when halted —
+        the parse is then still pending and nothing of it is kept."""
+        self._halt = halt
+        try:
+            self.tree  # noqa: B018 - the read is the parse
+        except ParseHalted:
+            return False
+        finally:
+            self._halt = None
+        return True
 
     def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
         """The same parse, fed in chunks: ``Parser.parse`` holds the GIL for the
@@ -341,7 +363,19 @@ class SyntaxSnapshot(SyntaxTree):
         def read(byte_offset: int, point: tuple[int, int]) -> bytes:
             return source[byte_offset : byte_offset + _CHUNK]
 
-        return get_parser(self._language).parse(read, old)
+        parser = get_parser(self._language)
+        halt = self._halt
+        if halt is None:
+            return parser.parse(read, old)
+        try:
+            return parser.parse(read, old, progress_callback=lambda _offset, _has_error: halt())
+        except ValueError:
+            if not halt():
+                raise
+            # a halted tree-sitter parse resumes at the parser's next parse
+            # (of whatever text) unless the parser is reset
+            parser.reset()
+            raise ParseHalted from None
 
     def reparse(self, source: bytes) -> None:
         raise TypeError("a syntax snapshot does not change")

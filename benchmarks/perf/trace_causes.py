@@ -1,0 +1,183 @@
+"""Where the slow suggests of a trace replay spend their time, by cause (in process, CPU).
+
+Runs ``benchmarks/quality/replay_inprocess.py`` (one job) with each
+``Session.suggest`` split into exclusive thread-CPU time per cause: the first
+parse of a document (``parse-first``), an incremental re-parse
+(``parse-re``), the token swap, tree-sitter query execution
+(``Resolver._classify_node``: every query the engine runs), each suggester's
+own work (``sugg:<name>``), garbage collection (``gc.callbacks``) and the
+rest (``other``). Prints the suggests slower than ``SLOW`` ms wall (default
+20), the causes summed over them, and with ``OUT=file.json`` every suggest's
+row. Figures: ``benchmarks/results/trace-latency-fmt.md``.
+
+Usage::
+
+    NEXTEDIT_STRICT=1 SLOW=20 OUT=rows.json python benchmarks/perf/trace_causes.py TRACE...
+"""
+
+import atexit
+import gc
+import json
+import os
+import runpy
+import sys
+import time
+from collections import defaultdict
+
+import nextedit.session as S
+import nextedit.suggest.engine as E
+import nextedit.syntax.name_resolution as NR
+import nextedit.syntax.tree as T
+
+SLOW = float(os.environ.get("SLOW", "20"))
+clock = time.thread_time
+stack: list[list] = []  # [category, start]
+acc: dict[str, float] = defaultdict(float)
+active = [False]
+
+
+def push(cat):
+    now = clock()
+    if stack:
+        top = stack[-1]
+        acc[top[0]] += now - top[1]
+    stack.append([cat, now])
+
+
+def pop():
+    now = clock()
+    cat, start = stack.pop()
+    acc[cat] += now - start
+    if stack:
+        stack[-1][1] = now
+
+
+def wrap(cls, name, cat_fn):
+    orig = getattr(cls, name)
+
+    def f(self, *a, **k):
+        if not active[0]:
+            return orig(self, *a, **k)
+        push(cat_fn(self, *a))
+        try:
+            return orig(self, *a, **k)
+        finally:
+            pop()
+
+    setattr(cls, name, f)
+
+
+for cls in (T.SyntaxTree, T.SyntaxSnapshot):
+    wrap(cls, "_parse", lambda self, *a: "parse-first" if not self._tree_source else "parse-re")
+wrap(T.SyntaxTree, "_token_swap", lambda self, *a: "tokenswap")
+wrap(NR.Resolver, "_classify_node", lambda self, *a: "query")
+
+orig_factories = list(E.SUGGESTERS)
+
+
+def make(factory):
+    def build():
+        s = factory()
+        orig = s.propose
+        name = s.name
+
+        def propose(ctx):
+            push("sugg:" + name)
+            try:
+                return orig(ctx)
+            finally:
+                pop()
+
+        s.propose = propose
+        return s
+
+    return build
+
+
+E.SUGGESTERS[:] = [make(f) for f in orig_factories]
+
+
+def gccb(phase, info):
+    if not active[0]:
+        return
+    if phase == "start":
+        push("gc")
+    else:
+        pop()
+
+
+gc.callbacks.append(gccb)
+rows = []
+orig_suggest = S.Session.suggest
+
+
+def suggest(self, uri, version, *a, **k):
+    state = self.documents.get(uri)
+    pending = state is not None and state.syntax is not None and state.syntax.reparse_pending
+    first = state is not None and state.syntax is not None and not state.syntax._tree_source
+    size = len(state.document.source_bytes) if state else 0
+    acc.clear()
+    active[0] = True
+    w0 = time.perf_counter()
+    push("other")
+    try:
+        return orig_suggest(self, uri, version, *a, **k)
+    finally:
+        pop()
+        active[0] = False
+        wall = (time.perf_counter() - w0) * 1000
+        rows.append(
+            {
+                "uri": uri.rsplit("/", 1)[-1],
+                "size": size,
+                "first": first,
+                "pending": pending,
+                "wall": wall,
+                "cpu": sum(acc.values()) * 1000,
+                **{k2: v * 1000 for k2, v in acc.items()},
+            }
+        )
+
+
+S.Session.suggest = suggest
+
+
+def dump():
+    out = os.environ.get("OUT")
+    if out:
+        with open(out, "w") as fh:
+            json.dump(rows, fh)
+    walls = sorted(r["wall"] for r in rows)
+    cpus = sorted(r["cpu"] for r in rows)
+
+    def pct(xs, p):
+        return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else 0
+
+    print(
+        f"n={len(rows)} wall p50={pct(walls, 0.5):.1f} p99={pct(walls, 0.99):.1f}  cpu p50={pct(cpus, 0.5):.1f} p99={pct(cpus, 0.99):.1f}",
+        file=sys.stderr,
+    )
+    slow = [r for r in rows if r["wall"] > SLOW]
+    agg = defaultdict(float)
+    for r in slow:
+        for k2, v in r.items():
+            if isinstance(v, float) and k2 not in ("wall", "cpu"):
+                agg[k2] += v
+    print(f"slow(>{SLOW}ms wall)={len(slow)} first-parse={sum(r['first'] for r in slow)}", file=sys.stderr)
+    for k2, v in sorted(agg.items(), key=lambda kv: -kv[1]):
+        print(f"  {k2:24s} {v:8.1f} ms", file=sys.stderr)
+    for r in sorted(slow, key=lambda r: -r["wall"])[:40]:
+        parts = " ".join(
+            f"{k2}={v:.1f}"
+            for k2, v in sorted(r.items())
+            if isinstance(v, float) and k2 not in ("wall", "cpu") and v > 0.5
+        )
+        print(
+            f"  {r['wall']:6.1f} cpu={r['cpu']:6.1f} {r['uri']:28s} {r['size']:8d} first={int(r['first'])} pend={int(r['pending'])} {parts}",
+            file=sys.stderr,
+        )
+
+
+atexit.register(dump)
+sys.argv = ["replay_inprocess.py", *sys.argv[1:], "--jobs", "1"]
+runpy.run_path("benchmarks/quality/replay_inprocess.py", run_name="__main__")

@@ -1,0 +1,109 @@
+"""Parsing a document ahead of its first reader (:class:`nextedit.session.ParseWork`).
+
+The invariant: whether the parse ran ahead, ran on another thread while the
+owner applied edits, or was halted part-way, the session answers exactly as
+one that never parsed ahead, and its tree is the tree of its current text.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import tree_sitter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nextedit.session import PlacedSuggestion, Session
+from nextedit.suggest.model import SuggestionKinds
+from nextedit.syntax import SyntaxTree, get_language
+from nextedit.text import Position, PositionEncoding, Range, TextChange
+
+UTF16 = PositionEncoding.UTF16
+URI = "file:///w/a.py"
+FUNCTION = "def area{n}(w, h):\n    size = w * h\n    return size + size\n\n\n"
+TEXT = "".join(FUNCTION.format(n=n) for n in range(400))  # ~25 KB: a parse with progress checks to halt at
+
+
+def rename_at(function: int) -> TextChange:
+    """The developer renames ``size`` to ``total`` in the ``function``-th function."""
+    line = function * 5 + 1
+    return TextChange(Range(Position(line, 4), Position(line, 8)), "total")
+
+
+def answers(placed: list[PlacedSuggestion]) -> list[tuple]:
+    return [(s.kind, s.suggester, s.position, [(e.range, e.new_text) for e in s.edits]) for s in placed]
+
+
+def session() -> Session:
+    return Session("s", encoding=UTF16, kinds=SuggestionKinds(jump=True))
+
+
+def test_a_halted_parse_leaves_the_thread_able_to_parse_another_text() -> None:
+    """tree-sitter resumes a halted parse at the parser's next parse unless it is
+    reset: the next text parsed on that thread would come out wrong."""
+    work = SyntaxTree.parse_later("python", TEXT.encode()).snapshot()
+    checks = iter(range(3))
+    assert not work.parse_ahead(lambda: next(checks, 3) >= 2)
+    assert work.reparse_pending  # nothing of the halted parse was kept
+    other = b"x = [1, 2]\n"
+    fresh = tree_sitter.Parser(get_language("python")).parse(other)
+    assert str(SyntaxTree.parse("python", other).root) == str(fresh.root_node)
+    assert not SyntaxTree.parse("python", TEXT.encode()).root.has_error
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    halt_after=st.one_of(st.none(), st.integers(0, 40)),
+    renames_meanwhile=st.lists(st.integers(0, 399), max_size=3),
+    renames_after=st.lists(st.integers(0, 399), min_size=1, max_size=2),
+)
+def test_a_parse_ahead_changes_no_answer_whatever_happens_meanwhile(
+    halt_after: int | None, renames_meanwhile: list[int], renames_after: list[int]
+) -> None:
+    ahead, plain = session(), session()
+    for s in (ahead, plain):
+        s.did_open(URI, "python", 1, TEXT)
+    work = ahead.prepare_parse(URI)
+    assert work is not None and plain.prepare_parse(URI) is not None
+    moved_on = threading.Event()
+    checks = iter(range(10_000))
+
+    def halt() -> bool:
+        return moved_on.is_set() or (halt_after is not None and next(checks) >= halt_after)
+
+    parser = threading.Thread(target=work.run, args=(halt,))
+    parser.start()
+    version = 1
+    for function in renames_meanwhile:  # the owner applies edits while the parse runs
+        version += 1
+        moved_on.set()
+        for s in (ahead, plain):
+            assert s.did_change(URI, version, [rename_at(function)])
+    parser.join()
+    kept = ahead.finish_parse(work)
+    assert kept == (work.parsed and not renames_meanwhile)
+    for function in renames_after:
+        version += 1
+        for s in (ahead, plain):
+            assert s.did_change(URI, version, [rename_at(function)])
+        cursor = Position(function * 5 + 1, 9)
+        assert answers(ahead.suggest(URI, version, cursor)) == answers(plain.suggest(URI, version, cursor))
+    live = ahead.documents[URI]
+    assert live.syntax is not None
+    assert str(live.syntax.root) == str(SyntaxTree.parse("python", live.document.source_bytes).root)
+
+
+def test_no_parse_is_prepared_for_a_parsed_closed_or_unknown_document() -> None:
+    s = session()
+    s.did_open(URI, "python", 1, TEXT)
+    work = s.prepare_parse(URI)
+    assert work is not None and work.run()
+    s.did_close(URI)
+    assert not s.finish_parse(work)  # closed meanwhile: nothing to give the tree to
+    s.did_open(URI, "python", 1, TEXT)
+    work = s.prepare_parse(URI)
+    assert work is not None and work.run() and s.finish_parse(work)
+    assert s.prepare_parse(URI) is None  # parsed already
+    assert s.prepare_parse("file:///w/unknown.py") is None
+    s.did_open("file:///w/notes.txt", "plaintext", 1, "no grammar")
+    assert s.prepare_parse("file:///w/notes.txt") is None
