@@ -172,3 +172,42 @@ def test_a_parameter_removed_but_still_read_in_the_body_waits() -> None:
     with the definition, so its calls are left alone."""
     text = "def area(w, h, unit):\n    return f'{w * h}{unit}'\n\n\nprint(area(1, 2, 'm'))\n"
     assert _signature_answers(text, text.index(", unit"), ", unit", "") == []
+
+
+@pytest.mark.parametrize(
+    ("language_id", "uri", "text", "param", "updated"),
+    [
+        (
+            "python",
+            "file:///w/a.py",
+            "def area(w, h, unit):\n    return w * h\n\n\nprint(area(1,  # the width\n           2, 'm'))\n",
+            ", unit",
+            "area(1,  # the width\n           2)",
+        ),
+        (
+            "rust",
+            "file:///w/a.rs",
+            'fn area(w: i32, h: i32, unit: &str) -> i32 { w * h }\n\nfn main() {\n    area(1, /* h */ 2, "m");\n}\n',
+            ", unit: &str",
+            "area(1, /* h */ 2)",
+        ),
+    ],
+)
+def test_a_comment_among_the_arguments_is_not_an_argument(language_id, uri, text, param, updated):
+    editor = Editor()
+    editor.open(uri, language_id, text)
+    i = text.index(param)
+    cursor = editor.replace(uri, i, i + len(param), "")
+    out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+    assert out and updated in apply_edits_to(editor.text(uri), out[0], ENC)
+
+
+def test_a_method_another_class_also_defines_is_left_alone_on_an_object() -> None:
+    """``x.run(1, 2)``: the receiver's type is unknown, and two classes define
+    ``run``; the call may be the other one's."""
+    text = (
+        "class A:\n    def run(self, a, b):\n        return a\n\n\n"
+        "class B:\n    def run(self, a, b):\n        return b\n\n\n"
+        "def go(x):\n    return x.run(1, 2)\n"
+    )
+    assert _signature_answers(text, text.index(", b)"), ", b", "") == []

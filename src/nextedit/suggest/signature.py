@@ -34,9 +34,10 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 
-from tree_sitter import Node
+from tree_sitter import Language, Node
 
 from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
@@ -172,33 +173,44 @@ class SignatureSuggester:
             return None
         assert before_pieces is not None and now_pieces is not None
         owner = _owner_name(definition, source)
-        unique = _definitions_named(state.syntax.root, source, fname) <= 1
+        unique = _UniqueName(source, fname)
 
         ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte) or []
         root = state.syntax.root
-        pending = []
+        comments = _comment_kinds(state.syntax.tree.language)
+        cursor_b = document.byte_offset_at(context.cursor_cp)
+        # the calls that fit the old arity and not the new one: how many, the
+        # first and the first from the cursor on (no list of them: kept
+        # objects would wake the garbage collector over the whole heap)
+        pending = 0
+        first: tuple[Node, Node] | None = None
+        first_after_cursor: tuple[Node, Node] | None = None
         for s, e in ranges:
             if s == name_node.start_byte:
                 continue
             ident = root.named_descendant_for_byte_range(s, e)
-            call = _call_of(ident)
-            if call is None or not _same_callee(call, ident, source, owner, unique):
+            # a node's parent is a walk down from the root: asked once per site
+            parent = ident.parent if ident is not None else None
+            if parent is None:
+                continue
+            call = _call_of(ident, parent)
+            if call is None or not _same_callee(call, ident, parent, source, owner, unique):
                 continue
             args = call.child_by_field_name("arguments")
             if args is None:
                 continue
-            arg_nodes = [c for c in args.named_children if "comment" not in c.type]
-            n = len(arg_nodes)
-            fits_old = before[0] <= n <= before[1]
-            fits_new = now[0] <= n <= now[1]
-            if fits_old and not fits_new:
-                pending.append((call, args, arg_nodes))
-        if not pending:
+            n = len(_arguments(args, comments))
+            if before[0] <= n <= before[1] and not now[0] <= n <= now[1]:
+                pending += 1
+                if first is None:
+                    first = (call, args)
+                if first_after_cursor is None and args.start_byte >= cursor_b:
+                    first_after_cursor = (call, args)
+        if first is None:
             return SilenceReason.NO_CANDIDATES
 
-        cursor_b = document.byte_offset_at(context.cursor_cp)
-        after_cursor = [p for p in pending if p[1].start_byte >= cursor_b]
-        call, args, arg_nodes = (after_cursor or pending)[0]
+        call, args = first_after_cursor or first
+        arg_nodes = _arguments(args, comments)
         line = document.line_of(edit.start_cp) + 1
         call_cp = document.cp_offset_at_byte(args.start_byte)
         call_line = document.line_of(call_cp) + 1
@@ -206,7 +218,7 @@ class SignatureSuggester:
         evidence = (
             f"edit #{edit.seq} at line {line}: parameters of `{fname}` {before_text.strip()} → {now_text.strip()}",
             f"parameter {change}: the call at line {call_line} still passes {len(arg_nodes)} argument(s)",
-            f"{len(pending)} call(s) not updated yet",
+            f"{pending} call(s) not updated yet",
         )
         fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()}->{now_text.strip()}"
 
@@ -236,7 +248,7 @@ class SignatureSuggester:
                     fingerprint=f"{fingerprint}:{call_line}",
                     cursor_cp=s_cp,
                     example_seq=edit.seq,
-                    features=CandidateFeatures(family="removed-argument", shape="delete", sites=len(pending)),
+                    features=CandidateFeatures(family="removed-argument", shape="delete", sites=pending),
                 )
             ]
         if change == "added":
@@ -247,7 +259,7 @@ class SignatureSuggester:
                 before,
                 (before_pieces, now_pieces),
                 (call, args, arg_nodes),
-                len(pending),
+                pending,
                 evidence,
                 fingerprint,
             )
@@ -387,24 +399,26 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     return _word(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
 
 
-def _call_of(ident: Node | None) -> Node | None:
-    """The call node whose callee is ``ident`` (``f(…)``, ``obj.f(…)``, ``T::f(…)``)."""
-    if ident is None or ident.parent is None:
-        return None
-    parent = ident.parent
-    if parent.type in _CALL_TYPES:
+def _call_of(ident: Node, parent: Node) -> Node | None:
+    """The call node whose callee is ``ident`` (``f(…)``, ``obj.f(…)``,
+    ``T::f(…)``); ``parent`` is ``ident``'s."""
+    kind = parent.type
+    if kind in _CALL_TYPES:
         for field in ("function", "name", "constructor", "type"):
             callee = parent.child_by_field_name(field)
             if callee is not None and callee.id == ident.id:
                 return parent
         return None
-    if parent.type in _MEMBER_TYPES and parent.parent is not None and parent.parent.type in _CALL_TYPES:
-        callee = parent.parent.child_by_field_name("function")
+    if kind not in _MEMBER_TYPES:
+        return None
+    call = parent.parent
+    if call is not None and call.type in _CALL_TYPES:
+        callee = call.child_by_field_name("function")
         if callee is not None and callee.id == parent.id:
             # the member part, not the receiver
-            first = parent.named_children[0] if parent.named_children else None
+            first = parent.named_child(0) if parent.named_child_count else None
             if first is None or first.id != ident.id:
-                return parent.parent
+                return call
     return None
 
 
@@ -440,25 +454,54 @@ def _owner_name(definition: Node, source: bytes) -> bytes | None:
     return None
 
 
-def _definitions_named(root: Node, source: bytes, name: str) -> int:
-    """How many function definitions in the file are named ``name`` (cheap text scan first)."""
-    pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(name.encode()) + rb"\b")
-    count = len(pattern.findall(source))
-    return count if count else 1
+class _UniqueName:
+    """Whether one function definition in the file is named ``name`` (a
+    text scan: ``fn``/``def``/``func``/``function`` then the name), asked
+    only for the calls whose callee leaves it open (``obj.f(…)``, a method
+    called bare) and scanned at most once: a plain function called by name
+    never pays a pass over the whole file."""
+
+    __slots__ = ("_name", "_source", "_unique")
+
+    def __init__(self, source: bytes, name: str) -> None:
+        self._source = source
+        self._name = name
+        self._unique: bool | None = None
+
+    def holds(self) -> bool:
+        if self._unique is None:
+            pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(self._name.encode()) + rb"\b")
+            self._unique = len(pattern.findall(self._source)) <= 1
+        return self._unique
 
 
-def _same_callee(call: Node, ident: Node, source: bytes, owner: bytes | None, unique: bool) -> bool:
-    """Whether ``call`` calls the changed function (not a same-named one of another type)."""
-    parent = ident.parent
-    if parent is None or parent.id == call.id:
-        return owner is None or unique
+def _same_callee(
+    call: Node, ident: Node, parent: Node, source: bytes, owner: bytes | None, unique: _UniqueName
+) -> bool:
+    """Whether ``call`` calls the changed function (not a same-named one of
+    another type); ``parent`` is ``ident``'s."""
+    if parent.id == call.id:
+        return owner is None or unique.holds()
     if parent.type == "scoped_identifier":
         path = parent.child_by_field_name("path")
         text = source[path.start_byte : path.end_byte].split(b"<")[0] if path is not None else b""
         last = re.split(rb"::", text)[-1].strip()
         return owner is not None and last in (owner, b"Self")
     # obj.f(…): the receiver's type is unknown; only when the name is unambiguous
-    return unique
+    return unique.holds()
+
+
+@functools.cache
+def _comment_kinds(language: Language) -> frozenset[int]:
+    """The node kinds (``kind_id``) of ``language`` whose type names a comment:
+    an argument list's comments are not arguments. Ids, not type names: a
+    node's ``type`` is a new string at every read."""
+    return frozenset(i for i in range(language.node_kind_count) if "comment" in (language.node_kind_for_id(i) or ""))
+
+
+def _arguments(args: Node, comments: frozenset[int]) -> list[Node]:
+    """The arguments of an argument list: its named children but comments."""
+    return [c for c in args.named_children if c.kind_id not in comments]
 
 
 def _positional(arg_nodes: list[Node]) -> bool:
