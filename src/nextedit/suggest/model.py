@@ -116,6 +116,7 @@ class CandidateFeatures:
     rivals: int = 1  # different changes proposed for this request
     lines_from_examples: int = 0  # lines between the site and the nearest example
     between_examples: bool = False  # the site lies between two of the examples
+    neighbour_similarity: float = 0.0  # names shared by the lines around the site and around the newest example
 
 
 @dataclass(frozen=True)

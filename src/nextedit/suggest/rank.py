@@ -138,6 +138,7 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "log_lines_from_examples": _log(f.lines_from_examples),
         "between_examples": float(f.between_examples),
         "done_ratio": f.examples / (f.examples + f.sites),
+        "neighbour_similarity": f.neighbour_similarity,
     }
     if candidate.suggester == "rename" and f.family in ("binding", "cross-file", "tokens"):
         # a binding rename reads its evidence differently from a repeated edit:

@@ -192,6 +192,7 @@ class RepeatEditSuggester:
                             rank,
                             _placement(context, site.match_start, [e.start for e in rule.examples]),
                             _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
+                            _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
                         ),
                     )
                 )
@@ -271,6 +272,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
         for rank, line_site in enumerate(found[:_MAX_CANDIDATES]):
             site = line_site.site
             near, between, above = _placement(context, site.match_start, sorted(example_cps))
+            similarity = _neighbour_similarity(text, site.start, site.end, rule.example)
             out.append(
                 Candidate(
                     kind="edit",
@@ -302,6 +304,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         above_source=above,
                         lines_from_examples=near,
                         between_examples=between,
+                        neighbour_similarity=similarity,
                     ),
                 )
             )
@@ -344,11 +347,48 @@ def _shape(line: str) -> str:
     return _LITERAL.sub(lambda m: " " if m.group().isspace() else "#", line)
 
 
+_NEIGHBOUR_LINES = 2
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _around(text: str, start: int, end: int) -> str:
+    """The ``_NEIGHBOUR_LINES`` lines above and below the lines of ``text[start:end]``."""
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    le = len(text) if le < 0 else le
+    above = ls
+    for _ in range(_NEIGHBOUR_LINES):
+        if above <= 0:
+            break
+        above = text.rfind("\n", 0, above - 1) + 1
+    below = le
+    for _ in range(_NEIGHBOUR_LINES):
+        if below >= len(text):
+            break
+        nxt = text.find("\n", below + 1)
+        below = len(text) if nxt < 0 else nxt
+    return text[above:ls] + text[le:below]
+
+
+def _neighbour_similarity(text: str, start: int, end: int, example: PastEdit) -> float:
+    """The share of names the lines around the site and the lines around the
+    newest example have in common (Jaccard): a site in surroundings like the
+    example's is one more instance of the same construct; one in unrelated
+    code is where the developer often left the text alone."""
+    if end - start > 2000 or len(example.new) > 2000:
+        return 0.0
+    site_names = set(_NAME.findall(_around(text, start, end)))
+    example_names = set(_NAME.findall(_around(text, example.start, example.new_end)))
+    union = site_names | example_names
+    return len(site_names & example_names) / len(union) if union else 0.0
+
+
 def rule_features(
     proposal: RuleProposal,
     site_rank: int,
     placement: tuple[int, bool, bool] = (0, False, False),
     same_line: tuple[bool, bool] = (False, False),
+    neighbour_similarity: float = 0.0,
 ) -> CandidateFeatures:
     """The ranker's view of one site of a repeat rule."""
     rule = proposal.rule
@@ -379,4 +419,5 @@ def rule_features(
         above_source=placement[2],
         same_line_text=same_line[0],
         same_line_shape=same_line[1],
+        neighbour_similarity=neighbour_similarity,
     )
