@@ -348,6 +348,7 @@ def _shape(line: str) -> str:
 
 
 _NEIGHBOUR_LINES = 2
+_NEIGHBOUR_CHARS = 2000  # of those lines, on each side: cost bounded by the edit, not the line
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -367,7 +368,8 @@ def _around(text: str, start: int, end: int) -> str:
             break
         nxt = text.find("\n", below + 1)
         below = len(text) if nxt < 0 else nxt
-    return text[above:ls] + text[le:below]
+    # a minified neighbour reads as its first and last few thousand characters
+    return text[max(above, ls - _NEIGHBOUR_CHARS) : ls] + text[le : min(below, le + _NEIGHBOUR_CHARS)]
 
 
 def _neighbour_similarity(text: str, start: int, end: int, example: PastEdit) -> float:
