@@ -486,6 +486,7 @@ def run_in_process(
     (``time.thread_time_ns`` around the request) and the kind of its first
     suggestion. ``prepare`` sees the session's engine before the first edit;
     ``profile`` (a ``cProfile.Profile``) runs during the timed requests only."""
+    from nextedit import heap
     from nextedit.acp.inprocess import InProcessAgent
 
     times: list[float] = []
@@ -494,6 +495,7 @@ def run_in_process(
         hello = {"protocolVersion": 1, "clientCapabilities": {"positionEncodings": ["utf-16"], **ALL_KINDS}}
         agent.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
         session = agent.send({"jsonrpc": "2.0", "id": 2, "method": "nes/start", "params": {}})[0]["result"]["sessionId"]
+        heap.settle()  # the collector's policy, as the stdio agent sets it up after its warm-up
         agent.send(did_open(session, src))
         if prepare is not None:
             prepare(agent.agent.sessions[session].engine)
