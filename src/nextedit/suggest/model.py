@@ -117,6 +117,7 @@ class CandidateFeatures:
     lines_from_examples: int = 0  # lines between the site and the nearest example
     between_examples: bool = False  # the site lies between two of the examples
     neighbour_similarity: float = 0.0  # names shared by the lines around the site and around the newest example
+    line_similarity: float = 0.0  # names shared by the site's own line and the newest example's, outside the change
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "log_lines_from_examples": _log(f.lines_from_examples),
         "between_examples": float(f.between_examples),
         "done_ratio": f.examples / (f.examples + f.sites),
-        "neighbour_similarity": f.neighbour_similarity,
+        "neighbour_similarity": f.neighbour_similarity if candidate.suggester != "rename" else 0.0,
     }
     if candidate.suggester == "rename" and f.family in ("binding", "cross-file", "tokens"):
         # a binding rename reads its evidence differently from a repeated edit:
@@ -152,6 +152,11 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
                 "rename_log_done": _log(f.done - 1),
             }
         )
+    if candidate.suggester == "rename" and f.family == "text":
+        # the same name outside the renamed binding: renamed too where it sits
+        # among the same names as the renamed site, kept where it does not
+        out["rename_text_similarity"] = f.neighbour_similarity
+        out["rename_text_line_similarity"] = f.line_similarity
     out.update(request)
     return out
 

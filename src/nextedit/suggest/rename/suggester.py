@@ -86,6 +86,7 @@ from nextedit.suggest.rename.occurrences import (
     shorthand_fields,
     word_starts,
 )
+from nextedit.suggest.similarity import line_similarity, neighbour_similarity
 from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
 from nextedit.text import utf8
 
@@ -337,6 +338,7 @@ def _text_candidates(
         return []
     starts.sort(key=lambda s: (s < cursor, s))
     document = context.document
+    renamed_at = (ev.site_cp, ev.site_cp + len(new))  # the developer's renamed site nearest the cursor
     out = []
     for site_rank, start in enumerate(starts[:_TEXT_SITES]):
         line_start = document.line_start(document.line_of(start))
@@ -363,6 +365,8 @@ def _text_candidates(
                     done=len(renamed),
                     occurrences=len(binding[0].edits) if binding else 0,
                     lines_from_examples=near,
+                    neighbour_similarity=neighbour_similarity(text, (start, start + len(old)), renamed_at),
+                    line_similarity=line_similarity(text, (start, start + len(old)), renamed_at),
                 ),
             )
         )

@@ -36,6 +36,7 @@ from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
 from nextedit.suggest.repeat.tokens import tokenize
 from nextedit.suggest.signature import deletes_a_used_parameter
+from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text.lexical import WORD_RE
@@ -347,42 +348,10 @@ def _shape(line: str) -> str:
     return _LITERAL.sub(lambda m: " " if m.group().isspace() else "#", line)
 
 
-_NEIGHBOUR_LINES = 2
-_NEIGHBOUR_CHARS = 2000  # of those lines, on each side: cost bounded by the edit, not the line
-_NAME = re.compile(r"[A-Za-z_$][\w$]*")
-
-
-def _around(text: str, start: int, end: int) -> str:
-    """The ``_NEIGHBOUR_LINES`` lines above and below the lines of ``text[start:end]``."""
-    ls = text.rfind("\n", 0, start) + 1
-    le = text.find("\n", end)
-    le = len(text) if le < 0 else le
-    above = ls
-    for _ in range(_NEIGHBOUR_LINES):
-        if above <= 0:
-            break
-        above = text.rfind("\n", 0, above - 1) + 1
-    below = le
-    for _ in range(_NEIGHBOUR_LINES):
-        if below >= len(text):
-            break
-        nxt = text.find("\n", below + 1)
-        below = len(text) if nxt < 0 else nxt
-    # a minified neighbour reads as its first and last few thousand characters
-    return text[max(above, ls - _NEIGHBOUR_CHARS) : ls] + text[le : min(below, le + _NEIGHBOUR_CHARS)]
-
-
 def _neighbour_similarity(text: str, start: int, end: int, example: PastEdit) -> float:
-    """The share of names the lines around the site and the lines around the
-    newest example have in common (Jaccard): a site in surroundings like the
-    example's is one more instance of the same construct; one in unrelated
-    code is where the developer often left the text alone."""
-    if end - start > 2000 or len(example.new) > 2000:
-        return 0.0
-    site_names = set(_NAME.findall(_around(text, start, end)))
-    example_names = set(_NAME.findall(_around(text, example.start, example.new_end)))
-    union = site_names | example_names
-    return len(site_names & example_names) / len(union) if union else 0.0
+    """Names shared by the lines around the site and around the newest
+    example (:func:`nextedit.suggest.similarity.neighbour_similarity`)."""
+    return neighbour_similarity(text, (start, end), (example.start, example.new_end))
 
 
 def rule_features(
