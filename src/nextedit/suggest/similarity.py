@@ -11,11 +11,10 @@ ranker.
 
 from __future__ import annotations
 
-import re
+from nextedit.text.lexical import IDENTIFIER_RE
+from nextedit.text.lines import lines_back, lines_forward
 
 __all__ = ["line_similarity", "neighbour_similarity"]
-
-NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 _NEIGHBOUR_LINES = 2
 _CHARS = 2000  # longest span (and neighbour text on each side) read: cost bounded by the edit, not the line
@@ -27,26 +26,19 @@ def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return ls, len(text) if le < 0 else le
 
 
-def around(text: str, start: int, end: int) -> str:
-    """The ``_NEIGHBOUR_LINES`` lines above and below the lines of ``text[start:end]``."""
+def _around(text: str, start: int, end: int) -> str:
+    """The ``_NEIGHBOUR_LINES`` lines above and below the lines of
+    ``text[start:end]``, at most ``_CHARS`` characters on each side (a
+    minified neighbour reads as its nearest few thousand characters, and is
+    never walked whole)."""
     ls, le = _line_bounds(text, start, end)
-    above = ls
-    for _ in range(_NEIGHBOUR_LINES):
-        if above <= 0:
-            break
-        above = text.rfind("\n", 0, above - 1) + 1
-    below = le
-    for _ in range(_NEIGHBOUR_LINES):
-        if below >= len(text):
-            break
-        nxt = text.find("\n", below + 1)
-        below = len(text) if nxt < 0 else nxt
-    # a minified neighbour reads as its first and last few thousand characters
-    return text[max(above, ls - _CHARS) : ls] + text[le : min(below, le + _CHARS)]
+    above = lines_back(text, ls, _NEIGHBOUR_LINES, ls - _CHARS)
+    below = lines_forward(text, le, _NEIGHBOUR_LINES, le + _CHARS)
+    return text[above:ls] + text[le:below]
 
 
 def _jaccard(a: str, b: str) -> float:
-    x, y = set(NAME.findall(a)), set(NAME.findall(b))
+    x, y = set(IDENTIFIER_RE.findall(a)), set(IDENTIFIER_RE.findall(b))
     union = x | y
     return len(x & y) / len(union) if union else 0.0
 
@@ -56,7 +48,7 @@ def neighbour_similarity(text: str, site: tuple[int, int], example: tuple[int, i
     ``text[example]`` (``(start, end)`` spans) have in common."""
     if site[1] - site[0] > _CHARS or example[1] - example[0] > _CHARS:
         return 0.0
-    return _jaccard(around(text, *site), around(text, *example))
+    return _jaccard(_around(text, *site), _around(text, *example))
 
 
 def line_similarity(text: str, site: tuple[int, int], example: tuple[int, int]) -> float:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 from nextedit.frozen import evolve
 from nextedit.suggest.repeat.model import PastEdit
-from nextedit.suggest.repeat.text import glued, lines_back, lines_forward
+from nextedit.suggest.repeat.text import glued
 from nextedit.suggest.repeat.tokens import Tok, tokenize
 from nextedit.text import common_affixes
+from nextedit.text.lines import lines_back, lines_forward
 
 # how many lines around an edit we look at for context
 _WINDOW_LINES = 3

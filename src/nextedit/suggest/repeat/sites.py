@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
 from nextedit.suggest.repeat.replay import Replay
-from nextedit.suggest.repeat.text import align_lines, lines_back, lines_forward
+from nextedit.suggest.repeat.text import align_lines
 from nextedit.text import common_affixes
+from nextedit.text.lines import lines_back, lines_forward
 
 # a site region (the lines a match may span) longer than this is skipped
 _MAX_REGION_CHARS = 4000

@@ -1,8 +1,8 @@
 """Repeated-edit text helpers: lines, trimming and prose over plain strings.
 
-Owns small string functions the synthesis shares: the start/end of the lines
-around an offset (bounded by a floor or ceiling so a long line is never
-walked whole), whether an offset sits between two word characters, sliding a whole-line
+Owns small string functions the synthesis shares (the bounded walks to the
+lines around an offset are :mod:`nextedit.text.lines`): whether an offset
+sits between two word characters, sliding a whole-line
 insertion or deletion to a line start (:func:`align_lines`) and whether a
 text reads as prose.
 
@@ -16,29 +16,6 @@ from __future__ import annotations
 import re
 
 from nextedit.text.lexical import is_plain_word_char
-
-
-def lines_back(text: str, pos: int, n: int, floor: int = 0) -> int:
-    """Start of the line ``n`` lines above ``pos`` (never searching below ``floor``)."""
-    floor = max(0, floor)
-    start = text.rfind("\n", floor, pos) + 1 or floor
-    for _ in range(n):
-        if start <= floor:
-            break
-        start = text.rfind("\n", floor, start - 1) + 1 or floor
-    return start
-
-
-def lines_forward(text: str, pos: int, n: int, ceiling: int | None = None) -> int:
-    """End (after the newline) of the line ``n`` lines below ``pos`` (never searching past ``ceiling``)."""
-    ceiling = len(text) if ceiling is None else min(ceiling, len(text))
-    end = pos
-    for _ in range(n + 1):
-        nl = text.find("\n", end, ceiling)
-        if nl < 0:
-            return ceiling
-        end = nl + 1
-    return end
 
 
 def glued(text: str, pos: int) -> bool:
