@@ -36,6 +36,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Callable
 
 from tree_sitter import Language, Node
 
@@ -173,7 +174,10 @@ class SignatureSuggester:
             return None
         assert before_pieces is not None and now_pieces is not None
         owner = _owner_name(definition, source)
-        unique = _UniqueName(source, fname)
+        # asked only for the calls whose callee leaves it open (``obj.f(…)``, a
+        # method called bare), and scanned at most once: a plain function
+        # called by name never pays a pass over the whole file
+        unique = functools.cache(lambda: _one_definition_named(source, fname))
 
         ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte) or []
         root = state.syntax.root
@@ -454,41 +458,27 @@ def _owner_name(definition: Node, source: bytes) -> bytes | None:
     return None
 
 
-class _UniqueName:
-    """Whether one function definition in the file is named ``name`` (a
-    text scan: ``fn``/``def``/``func``/``function`` then the name), asked
-    only for the calls whose callee leaves it open (``obj.f(…)``, a method
-    called bare) and scanned at most once: a plain function called by name
-    never pays a pass over the whole file."""
-
-    __slots__ = ("_name", "_source", "_unique")
-
-    def __init__(self, source: bytes, name: str) -> None:
-        self._source = source
-        self._name = name
-        self._unique: bool | None = None
-
-    def holds(self) -> bool:
-        if self._unique is None:
-            pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(self._name.encode()) + rb"\b")
-            self._unique = len(pattern.findall(self._source)) <= 1
-        return self._unique
+def _one_definition_named(source: bytes, name: str) -> bool:
+    """Whether at most one function definition in the file is named ``name``
+    (a text scan: ``fn``/``def``/``func``/``function`` then the name)."""
+    pattern = re.compile(rb"\b(?:fn|def|func|function)\s+" + re.escape(name.encode()) + rb"\b")
+    return len(pattern.findall(source)) <= 1
 
 
 def _same_callee(
-    call: Node, ident: Node, parent: Node, source: bytes, owner: bytes | None, unique: _UniqueName
+    call: Node, ident: Node, parent: Node, source: bytes, owner: bytes | None, unique: Callable[[], bool]
 ) -> bool:
     """Whether ``call`` calls the changed function (not a same-named one of
     another type); ``parent`` is ``ident``'s."""
     if parent.id == call.id:
-        return owner is None or unique.holds()
+        return owner is None or unique()
     if parent.type == "scoped_identifier":
         path = parent.child_by_field_name("path")
         text = source[path.start_byte : path.end_byte].split(b"<")[0] if path is not None else b""
         last = re.split(rb"::", text)[-1].strip()
         return owner is not None and last in (owner, b"Self")
     # obj.f(…): the receiver's type is unknown; only when the name is unambiguous
-    return unique.holds()
+    return unique()
 
 
 @functools.cache
