@@ -25,6 +25,16 @@ def _signature_answers(text: str, at: int, old: str, new: str) -> list:
     return [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
 
 
+def _after_removing(language_id: str, uri: str, text: str, param: str) -> tuple[Editor, list]:
+    """The editor and every suggestion after the developer deleted ``param``
+    (its first occurrence) from ``text``."""
+    editor = Editor()
+    editor.open(uri, language_id, text)
+    i = text.index(param)
+    cursor = editor.replace(uri, i, i + len(param), "")
+    return editor, editor.suggest(uri, cursor)
+
+
 def test_split_parameters_respects_nesting():
     assert split_parameters("(a, b: dict[str, int] = {}, c=(1, 2))") == ["a", "b: dict[str, int] = {}", "c=(1, 2)"]
     assert split_parameters("()") == []
@@ -79,11 +89,7 @@ def test_removed_parameter_drops_the_argument_at_the_next_call():
     ],
 )
 def test_removed_parameter_in_other_languages(language_id, uri, text, param, call):
-    editor = Editor()
-    editor.open(uri, language_id, text)
-    i = text.index(param)
-    cursor = editor.replace(uri, i, i + len(param), "")
-    out = editor.suggest(uri, cursor)
+    editor, out = _after_removing(language_id, uri, text, param)
     assert out and out[0].suggester == "signature", out
     assert "area(1, 2)" in apply_edits_to(editor.text(uri), out[0], ENC)
 
@@ -194,11 +200,8 @@ def test_a_parameter_removed_but_still_read_in_the_body_waits() -> None:
     ],
 )
 def test_a_comment_among_the_arguments_is_not_an_argument(language_id, uri, text, param, updated):
-    editor = Editor()
-    editor.open(uri, language_id, text)
-    i = text.index(param)
-    cursor = editor.replace(uri, i, i + len(param), "")
-    out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+    editor, suggestions = _after_removing(language_id, uri, text, param)
+    out = [s for s in suggestions if s.suggester == "signature"]
     assert out and updated in apply_edits_to(editor.text(uri), out[0], ENC)
 
 
