@@ -251,6 +251,8 @@ class Resolver:
                             caps.append((cap, None))
                 if plan.complex_by_parent:
                     depth = max(depth, plan.complex_by_parent.get(ptype, -1))
+            if plan.matched:
+                caps.extend(plan.matched_captures(node, parent.type if parent is not None else None))
         if depth >= 0 and self.cursor is not None:
             context = node
             if depth >= 1 and parent is not None:
