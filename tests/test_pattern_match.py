@@ -17,7 +17,7 @@ import tree_sitter
 from nextedit.syntax import SyntaxTree, queries, query_analysis
 from nextedit.syntax.languages import get_language
 from nextedit.syntax.name_resolution import Occurrence, Resolver
-from nextedit.syntax.pattern_match import matches_at, parse_pattern
+from nextedit.syntax.pattern_match import Ancestors, chain_types, matches_at, parse_pattern
 from nextedit.syntax.query_analysis import classify_spec, identifier_node_types, is_classify_capture
 
 
@@ -286,7 +286,9 @@ def test_matched_patterns_capture_what_tree_sitter_captures(language: str) -> No
                         want.setdefault(n.id, set()).add(name)
         paths = [(cap, pat, steps) for cap, pat, steps in parsed.capture_paths() if is_classify_capture(cap)]
         for node in nodes:
-            got = {cap for cap, pat, steps in paths if matches_at(node, pat, steps)}
+            parent = node.parent
+            ancestors = Ancestors(node, node.type, parent, parent.type if parent is not None else None)
+            got = {cap for cap, pat, steps in paths if matches_at(ancestors, pat, steps, chain_types(steps))}
             assert got == want.get(node.id, set()), (pattern, node.text, node.start_point)
             captured += bool(got)
     assert read > 0

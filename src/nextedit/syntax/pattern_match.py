@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-__all__ = ["NodePattern", "ParsedPattern", "Step", "matches_at", "parse_pattern"]
+__all__ = ["Ancestors", "NodePattern", "ParsedPattern", "Step", "chain_types", "matches_at", "parse_pattern"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,23 +225,31 @@ def _in_field(parent: tree_sitter.Node, field: str, child: tree_sitter.Node) -> 
     return any(c.id == child.id for c in parent.children_by_field_name(field))
 
 
-def _children_with_fields(node: tree_sitter.Node) -> list[tuple[tree_sitter.Node, str | None]]:
-    out: list[tuple[tree_sitter.Node, str | None]] = []
-    cursor = node.walk()
-    if cursor.goto_first_child():
-        while True:
-            out.append((cursor.node, cursor.field_name))  # type: ignore[arg-type]
-            if not cursor.goto_next_sibling():
-                break
-    return out
+class _Children:
+    """The children of one node, with the members of a field looked up
+    only when a pattern asks for that field (the same lookup as
+    :func:`_in_field`)."""
+
+    __slots__ = ("fields", "nodes", "parent")
+
+    def __init__(self, parent: tree_sitter.Node) -> None:
+        self.parent = parent
+        self.nodes = parent.children
+        self.fields: dict[str, frozenset[int]] = {}
+
+    def in_field(self, node: tree_sitter.Node, field: str) -> bool:
+        ids = self.fields.get(field)
+        if ids is None:
+            ids = self.fields[field] = frozenset(c.id for c in self.parent.children_by_field_name(field))
+        return node.id in ids
 
 
-def _matches_down(node: tree_sitter.Node, field: str | None, pat: NodePattern) -> bool:
-    """Whether ``node`` (in ``field`` of its parent) matches ``pat`` and all
-    of ``pat``'s children below it."""
-    if pat.field is not None and field != pat.field:
-        return False
+def _matches_down(node: tree_sitter.Node, siblings: _Children, pat: NodePattern) -> bool:
+    """Whether ``node`` (a child in ``siblings``) matches ``pat`` and all of
+    ``pat``'s children below it."""
     if not _type_matches(node, pat):
+        return False
+    if pat.field is not None and not siblings.in_field(node, pat.field):
         return False
     return _own_constraints(node, pat)
 
@@ -252,21 +260,23 @@ def _own_constraints(node: tree_sitter.Node, pat: NodePattern) -> bool:
             return False
     if not pat.children:
         return True
-    return _subsequence(_children_with_fields(node), 0, None, pat.children)
+    return _subsequence(_Children(node), 0, None, pat.children)
 
 
 def _subsequence(
-    kids: list[tuple[tree_sitter.Node, str | None]],
+    kids: _Children,
     lo: int,
     hi: int | None,
     items: tuple[tuple[NodePattern, ...], ...],
 ) -> bool:
-    """Whether ``items`` match distinct ``kids[lo:hi]`` in order (leftmost
-    first: each item is checked on its own child, so leftmost is enough)."""
-    end = len(kids) if hi is None else hi
+    """Whether ``items`` match distinct children ``kids.nodes[lo:hi]`` in
+    order (leftmost first: each item is checked on its own child, so
+    leftmost is enough)."""
+    nodes = kids.nodes
+    end = len(nodes) if hi is None else hi
     j = lo
     for options in items:
-        while j < end and not any(_matches_down(kids[j][0], kids[j][1], o) for o in options):
+        while j < end and not any(_matches_down(nodes[j], kids, o) for o in options):
             j += 1
         if j >= end:
             return False
@@ -274,17 +284,59 @@ def _subsequence(
     return True
 
 
-def matches_at(node: tree_sitter.Node, captured: NodePattern, steps: tuple[Step, ...]) -> bool:
-    """Whether a match of the pattern captures ``node`` as ``captured``
-    (``steps``: from ``captured`` up to the pattern's root)."""
+class Ancestors:
+    """A node and its ancestors, fetched once each and only when a pattern
+    reaches that high (``Node.parent`` walks down from the root: it costs
+    more the deeper the node)."""
+
+    __slots__ = ("nodes", "types")
+
+    def __init__(
+        self, node: tree_sitter.Node, node_type: str, parent: tree_sitter.Node | None, parent_type: str | None
+    ) -> None:
+        self.nodes: list[tree_sitter.Node | None] = [node, parent]
+        self.types: list[str | None] = [node_type, parent_type]
+
+    def reach(self, level: int) -> None:
+        nodes = self.nodes
+        while len(nodes) <= level:
+            top = nodes[-1]
+            up = top.parent if top is not None else None
+            nodes.append(up)
+            self.types.append(up.type if up is not None else None)
+
+
+def chain_types(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
+    """The type each ancestor of a captured node must have (``None``: any)
+    for ``steps`` to match: a cheap first check before fields and siblings."""
+    return tuple(parent_pat.type for _child, parent_pat, _index in steps)
+
+
+def matches_at(
+    ancestors: Ancestors, captured: NodePattern, steps: tuple[Step, ...], types: tuple[str | None, ...]
+) -> bool:
+    """Whether a match of the pattern captures ``ancestors.nodes[0]`` as
+    ``captured`` (``steps``: from ``captured`` up to the pattern's root;
+    ``types``: their :func:`chain_types`)."""
+    depth = len(types)
+    if depth >= len(ancestors.nodes):
+        ancestors.reach(depth)
+    have = ancestors.types
+    for level, expected in enumerate(types, 1):
+        if have[level] is None or (expected is not None and have[level] != expected):
+            return False
+    nodes = ancestors.nodes
+    node = nodes[0]
+    assert node is not None
     if not _type_matches(node, captured):
         return False
     if (captured.negated or captured.children) and not _own_constraints(node, captured):
         return False
     child = node
-    for child_pat, parent_pat, index in steps:
-        parent = child.parent
-        if parent is None or not _type_matches(parent, parent_pat):
+    for level, (child_pat, parent_pat, index) in enumerate(steps, 1):
+        parent = nodes[level]
+        assert parent is not None
+        if parent_pat.named and not parent.is_named:
             return False
         if child_pat.field is not None and not _in_field(parent, child_pat.field, child):
             return False
@@ -292,9 +344,9 @@ def matches_at(node: tree_sitter.Node, captured: NodePattern, steps: tuple[Step,
             if parent.child_by_field_name(name) is not None:
                 return False
         if len(parent_pat.children) > 1:
-            kids = _children_with_fields(parent)
+            kids = _Children(parent)
             child_id = child.id
-            pos = next((k for k, (n, _f) in enumerate(kids) if n.id == child_id), -1)
+            pos = next((k for k, n in enumerate(kids.nodes) if n.id == child_id), -1)
             if pos < 0:
                 return False
             siblings = parent_pat.children

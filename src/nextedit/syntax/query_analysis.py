@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from nextedit.syntax.languages import get_language
-from nextedit.syntax.pattern_match import NodePattern, Step, matches_at, parse_pattern
+from nextedit.syntax.pattern_match import Ancestors, NodePattern, Step, chain_types, matches_at, parse_pattern
 from nextedit.syntax.queries import query_text
 
 log = logging.getLogger(__name__)
@@ -183,8 +183,8 @@ def _split_patterns(text: str) -> list[str]:
 
 
 # (pattern's place in the files, capture, its #set! scope setting, captured
-# node's pattern, steps up to the pattern's root)
-MatchedCapture = tuple[int, str, str | None, NodePattern, tuple[Step, ...]]
+# node's pattern, steps up to the pattern's root, the ancestors' types)
+MatchedCapture = tuple[int, str, str | None, NodePattern, tuple[Step, ...], tuple[str | None, ...]]
 
 
 @dataclass(slots=True)
@@ -201,15 +201,21 @@ class _TypePlan:
     def needs_parent(self) -> bool:
         return bool(self.simple or self.matched or self.complex_by_parent) or self.complex_any >= 1
 
-    def matched_captures(self, node: tree_sitter.Node, parent_type: str | None) -> list[tuple[str, str | None]]:
+    def matched_captures(
+        self, node: tree_sitter.Node, node_type: str, parent: tree_sitter.Node | None, parent_type: str | None
+    ) -> list[tuple[str, str | None]]:
         """``(capture, setting)`` of the Python-matched patterns that capture
-        ``node`` (whose parent has ``parent_type``), in pattern order."""
+        ``node`` (child of ``parent``), in pattern order (callers first check
+        that ``matched`` holds ``parent_type`` or ``None``: most parents rule
+        every pattern out)."""
+        ancestors = Ancestors(node, node_type, parent, parent_type)
         found: list[tuple[int, str, str | None]] = []
-        for key in (parent_type, None) if parent_type is not None else (None,):
-            for order, cap, setting, pat, steps in self.matched.get(key, ()):
-                if matches_at(node, pat, steps):
+        for key in (parent_type, None) if parent is not None else (None,):
+            for order, cap, setting, pat, steps, types in self.matched.get(key, ()):
+                if matches_at(ancestors, pat, steps, types):
                     found.append((order, cap, setting))
-        found.sort(key=lambda f: f[0])
+        if len(found) > 1:
+            found.sort(key=lambda f: f[0])
         return [(cap, setting) for _order, cap, setting in found]
 
 
@@ -264,7 +270,7 @@ class _Spec:
                 setting = parsed.settings.get("scope")
                 for cap, pat, steps in parsed.capture_paths():
                     if is_classify_capture(cap):
-                        self._matched.append((order, cap, setting, pat, steps))
+                        self._matched.append((order, cap, setting, pat, steps, chain_types(steps)))
                 continue
             to_run.append(pattern)
             caps = _pattern_captures(pattern)
