@@ -69,6 +69,18 @@ class ParsedPattern:
         for root in self.roots:
             yield from walk(root, ())
 
+    def node_types(self) -> Iterator[tuple[str, bool]]:
+        """``(type, named)`` of every typed node of the pattern (the caller
+        checks them against the grammar: a supertype or ``ERROR`` matches
+        nodes of other types, which this matcher does not know)."""
+        stack = list(self.roots)
+        while stack:
+            pat = stack.pop()
+            if pat.type is not None:
+                yield pat.type, pat.named
+            for options in pat.children:
+                stack.extend(options)
+
 
 class _Unsupported(Exception):
     """A construct this matcher does not read."""

@@ -32,7 +32,15 @@ from dataclasses import dataclass
 import tree_sitter
 
 from nextedit.syntax.languages import get_language
-from nextedit.syntax.pattern_match import Ancestors, NodePattern, Step, chain_types, matches_at, parse_pattern
+from nextedit.syntax.pattern_match import (
+    Ancestors,
+    NodePattern,
+    ParsedPattern,
+    Step,
+    chain_types,
+    matches_at,
+    parse_pattern,
+)
 from nextedit.syntax.queries import query_text
 
 log = logging.getLogger(__name__)
@@ -153,6 +161,22 @@ def _tokens(text: str) -> list[str]:
     return [t.strip() for t in _PATTERN_TOKEN.findall(text) if t.strip() and not t.startswith(";")]
 
 
+def _concrete_types(language: str, parsed: ParsedPattern) -> bool:
+    """Whether every node type of ``parsed`` names nodes of that type only
+    (a visible kind, not a supertype — those are hidden kinds that queries
+    see through — nor ``ERROR``/``MISSING``): what the Python matcher
+    compares with ``Node.type``."""
+    lang = get_language(language)
+    supertypes = set(lang.supertypes)
+    for node_type, named in parsed.node_types():
+        if node_type in ("ERROR", "MISSING"):
+            return False
+        kind = lang.id_for_node_kind(node_type, named)
+        if kind is None or kind in supertypes or not lang.node_kind_is_visible(kind):
+            return False
+    return True
+
+
 def _split_patterns(text: str) -> list[str]:
     """The top-level patterns of a query file, each with the captures and
     quantifiers that follow it and the predicates grouped with it (comments
@@ -266,7 +290,7 @@ class _Spec:
                 self._entries.append((m1.group(4), ctype, m1.group(1), 1, m1.group(2), True))
                 continue
             parsed = parse_pattern(_tokens(pattern))
-            if parsed is not None:
+            if parsed is not None and _concrete_types(language, parsed):
                 setting = parsed.settings.get("scope")
                 for cap, pat, steps in parsed.capture_paths():
                     if is_classify_capture(cap):
@@ -346,8 +370,8 @@ def classify_spec(language: str) -> _Spec:
 def warm_up(language: str) -> None:
     """Build ``language``'s classify spec now, once, on a worker thread: the
     first document of a language opens before its first suggest, so
-    building it (about 1 ms where every pattern is matched in Python; ~9 ms
-    for Python, which compiles its anchored patterns) is paid after that
+    building it (about 1 ms where every pattern is matched in Python; ~2 ms
+    for Python, which compiles its four anchored patterns) is paid after that
     ``didOpen`` instead of by the first suggest. Honestly, it is not
     concurrent: py-tree-sitter holds the GIL while it compiles, so the event
     loop waits for it all the same; the thread only lets the ``didOpen``
