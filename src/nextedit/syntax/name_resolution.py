@@ -242,6 +242,7 @@ class Resolver:
         parent = None
         if plan.needs_parent:
             parent = node.parent
+            ptype = None
             if parent is not None:
                 ptype = parent.type
                 simple = plan.simple.get(ptype)
@@ -251,6 +252,8 @@ class Resolver:
                             caps.append((cap, None))
                 if plan.complex_by_parent:
                     depth = max(depth, plan.complex_by_parent.get(ptype, -1))
+            if plan.matched and (ptype in plan.matched or None in plan.matched):
+                caps.extend(plan.matched_captures(node, node_type, parent, ptype))
         if depth >= 0 and self.cursor is not None:
             context = node
             if depth >= 1 and parent is not None:
