@@ -31,7 +31,7 @@ def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     ("functions", "edited", "old", "new"),
     [
-        (200, [100, 101, 102, 103], "total = 0", "total = 1"),  # many sites: no proposal either way
+        (200, [100, 101, 102, 103], "total = 0", "total = 1"),  # many sites: the walk's next one either way
         (6, [1, 2], "total = 0", "total = 1"),  # few sites: the next functions
         (200, [50, 51, 52], "total", "amount"),
         (8, [3], "for item in items", "for item in sorted(items)"),
@@ -54,12 +54,16 @@ def test_pruned_search_proposes_the_same(
 
 def test_the_same_edit_in_many_functions_searches_little(monkeypatch: pytest.MonkeyPatch) -> None:
     text, edits = _edited(400, [200, 201, 202, 203, 204], "total = 0", "total = 1")
+    # too many sites to list: only the next function down the developer's walk
+    walk_on = [[text.index("total = 0", text.index("def f205(")) + len("total = ")]]
     scans = _count_scans(monkeypatch)
-    assert synthesize(text, edits, edits[-1].start, max_sources=20, max_proposals=4) == []
+    got = synthesize(text, edits, edits[-1].start, max_sources=20, max_proposals=4)
+    assert [[site.start for site in p.sites] for p in got] == walk_on
     pruned = scans[0]
     _without_pruning(monkeypatch)
     scans[0] = 0
-    assert synthesize(text, edits, edits[-1].start, max_sources=20, max_proposals=4) == []
+    got = synthesize(text, edits, edits[-1].start, max_sources=20, max_proposals=4)
+    assert [[site.start for site in p.sites] for p in got] == walk_on
     assert pruned * 4 < scans[0], (pruned, scans[0])
 
 

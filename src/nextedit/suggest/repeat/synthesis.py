@@ -79,6 +79,7 @@ from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
     find_sites,
+    first_site_from,
     literal_matches,
     node_category,  # noqa: F401
     same_category,
@@ -101,6 +102,10 @@ __all__ = [
 # a rule must not match more sites than this many (after one example)
 _MAX_SITES_ONE_EXAMPLE = 12
 _MAX_SITES_TWO_EXAMPLES = 60
+# the same change this many times in a row, down the file, is a walk (:class:`_Walk`)
+_WALK_EDITS = 3
+_WALK_REACH = 20_000
+_WALK_TRIES = 8
 # rules scanned per request
 _MAX_RULE_SCANS = 150
 # fixed identifier/string text a rule should carry to be tried before vaguer ones
@@ -147,6 +152,7 @@ def synthesize(
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
     search = _Search(text, exclude, cancelled)
+    walk = _Walk.of(text, recent, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
@@ -166,9 +172,14 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _limit(rule)
-            if search.inside_too_many(rule, limit) or search.holds_an_absent_literal(rule):
+            if search.holds_an_absent_literal(rule):
                 continue
-            found, complete = search.sites(rule, limit)
+            found, complete = (None, True) if search.inside_too_many(rule, limit) else search.sites(rule, limit)
+            if found is None and walk is not None and age == 0:
+                # too many sites to be a targeted change, unless the developer
+                # is walking down the file making it: then the next one
+                step = walk.next_site(rule)
+                found, complete = ([step], False) if step is not None else (None, complete)
             if not found:  # none, or more than the limit
                 continue
             sites = list(found)
@@ -191,6 +202,56 @@ def synthesize(
         if len(proposals) >= max_proposals:
             break
     return proposals
+
+
+class _Walk:
+    """The developer made the same change ``_WALK_EDITS`` times in a row, each
+    below the previous one: they are walking down the file. A rule of that
+    change found in more places than its limit still has a next site: its
+    first match below the newest edit (within ``_WALK_REACH`` characters),
+    provided no match between the walked edits was left unchanged. At most
+    ``_WALK_TRIES`` rules a request look for it (each look is two bounded scans)."""
+
+    def __init__(
+        self,
+        text: str,
+        walked: Sequence[PastEdit],
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        self.text = text
+        self.walked = walked
+        self.exclude = exclude
+        self.cancelled = cancelled
+        self.tries = 0
+
+    @classmethod
+    def of(
+        cls,
+        text: str,
+        recent: Sequence[PastEdit],
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+    ) -> _Walk | None:
+        walked = recent[-_WALK_EDITS:]
+        if len(walked) < _WALK_EDITS:
+            return None
+        newest = walked[-1]
+        if any((e.old, e.new) != (newest.old, newest.new) for e in walked):
+            return None
+        if any(b.start <= a.new_end for a, b in zip(walked, walked[1:], strict=False)):
+            return None
+        return cls(text, walked, exclude, cancelled)
+
+    def next_site(self, rule: Rule) -> Site | None:
+        self.tries += 1
+        if self.tries > _WALK_TRIES:
+            return None
+        lo, newest = self.walked[0], self.walked[-1]
+        if first_site_from(self.text, rule, lo.start, newest.start, self.exclude, self.cancelled) is not None:
+            return None  # a match the developer passed over: not every one is meant
+        start = newest.new_end
+        return first_site_from(self.text, rule, start, start + _WALK_REACH, self.exclude, self.cancelled)
 
 
 def _limit(rule: Rule) -> int:
