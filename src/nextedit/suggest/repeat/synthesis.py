@@ -156,8 +156,8 @@ def synthesize(
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
-        if _is_undone(src.edit, recent):
-            continue
+        if _is_undone(src.edit, recent) or (walk is not None and walk.offered and walk.made(src.edit)):
+            continue  # undone, or one of the walk's own edits: the same rules again
         earlier = examples[: len(examples) - len(sources) + idx]
         rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
         # a rule with enough fixed text first; a vaguer one only when none has sites
@@ -175,11 +175,13 @@ def synthesize(
             if search.holds_an_absent_literal(rule):
                 continue
             found, complete = (None, True) if search.inside_too_many(rule, limit) else search.sites(rule, limit)
+            walked = False
             if found is None and walk is not None and age == 0:
                 # too many sites to be a targeted change, unless the developer
                 # is walking down the file making it: then the next one
                 step = walk.next_site(rule)
                 found, complete = ([step], False) if step is not None else (None, complete)
+                walked = step is not None
             if not found:  # none, or more than the limit
                 continue
             sites = list(found)
@@ -198,6 +200,8 @@ def synthesize(
             sites.sort(key=lambda st: (st.start < cursor, st.start))
             score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * age
             proposals.append(Proposal(rule, tuple(sites), score, complete, age))
+            if walked and walk is not None:
+                walk.offered = True
             break
         if len(proposals) >= max_proposals:
             break
@@ -224,6 +228,7 @@ class _Walk:
         self.exclude = exclude
         self.cancelled = cancelled
         self.tries = 0
+        self.offered = False  # a next site was found (and proposed)
 
     @classmethod
     def of(
@@ -242,6 +247,11 @@ class _Walk:
         if any(b.start <= a.new_end for a, b in zip(walked, walked[1:], strict=False)):
             return None
         return cls(text, walked, exclude, cancelled)
+
+    def made(self, edit: PastEdit) -> bool:
+        """``edit`` is the walk's change (any of its repetitions)."""
+        newest = self.walked[-1]
+        return (edit.old, edit.new) == (newest.old, newest.new)
 
     def next_site(self, rule: Rule) -> Site | None:
         self.tries += 1
