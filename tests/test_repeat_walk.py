@@ -12,7 +12,7 @@ from __future__ import annotations
 from nextedit.session import PlacedSuggestion, Session
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.suggest.repeat.model import make_rule
-from nextedit.suggest.repeat.sites import first_site_from
+from nextedit.suggest.repeat.sites import sites_in
 from nextedit.suggest.repeat.synthesis import PastEdit, synthesize
 from nextedit.text import Position, PositionEncoding, Range, TextChange
 
@@ -79,9 +79,17 @@ def test_a_function_passed_over_between_the_changes_means_no_walk() -> None:
     assert not [s for s in dev.suggest(at) if s.suggester == "repeat"]
 
 
-def test_changes_going_up_the_file_are_no_walk_down() -> None:
+def test_the_same_change_three_times_up_the_file_offers_the_function_above() -> None:
     dev = _Developer(_source())
     for function in (43, 42, 41):
+        at = dev.set_total(function)
+    out = dev.suggest(at)
+    assert out and _edited_lines(out[0]) == [(_line_of_total(40), "1")]
+
+
+def test_changes_that_turn_back_are_no_walk() -> None:
+    dev = _Developer(_source())
+    for function in (41, 43, 42):
         at = dev.set_total(function)
     assert not [s for s in dev.suggest(at) if s.suggester == "repeat"]
 
@@ -105,13 +113,13 @@ def test_below_the_limit_every_site_is_listed_as_before() -> None:
     assert proposals[0].complete
 
 
-def test_first_site_from_keeps_to_its_window_and_skips_the_developers_edits() -> None:
+def test_sites_in_keeps_to_its_window_and_skips_the_developers_edits() -> None:
     text = "a = old(1)\nb = old(2)\nc = old(3)\n"
     rule = make_rule(["old"], ["new"], [], 1, 1.0, ())
     second = text.index("old(2)")
     third = text.index("old(3)")
-    site = first_site_from(text, rule, second, len(text))
-    assert site is not None and site.start == second and site.new_text == "new"
-    assert first_site_from(text, rule, second, second) is None  # an empty window
-    assert first_site_from(text, rule, 0, len(text), exclude=[(0, third)]).start == third
-    assert first_site_from(text, rule, third + 1, len(text)) is None
+    assert [(x.start, x.new_text) for x in sites_in(text, rule, second, len(text))] == [(second, "new"), (third, "new")]
+    assert list(sites_in(text, rule, second, second)) == []  # an empty window
+    assert [x.start for x in sites_in(text, rule, 0, third)] == [0 + text.index("old(1)"), second]
+    assert [x.start for x in sites_in(text, rule, 0, len(text), exclude=[(0, third)])] == [third]
+    assert list(sites_in(text, rule, third + 1, len(text))) == []

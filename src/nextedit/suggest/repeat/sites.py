@@ -288,20 +288,21 @@ def scan_sites(
     return [_site(text, *change) for change in found], matches.complete
 
 
-def first_site_from(
+def sites_in(
     text: str,
     rule: Rule,
     start: int,
     stop: int,
     exclude: Sequence[tuple[int, int]] = (),
     cancelled: Callable[[], bool] | None = None,
-) -> Site | None:
-    """The first site of ``rule`` whose match starts in ``[start, stop)``,
-    or None. It costs what the text up to that site costs, not the file: the
-    next site of a rule found in too many places to list them all."""
+) -> Iterator[Site]:
+    """The sites of ``rule`` whose match starts in ``[start, stop)``, top to
+    bottom, found as they are read: taking the first costs what the text up
+    to it costs, not the file (the next site of a rule found in too many
+    places to list them all)."""
     scan = _Scan(cancelled)
     matches = itertools.takewhile(lambda m: m.start() < stop, _matches(text, rule, scan, start))
-    return next((_site(text, *change) for change in _changes(text, rule, matches, exclude)), None)
+    return (_site(text, *change) for change in _changes(text, rule, matches, exclude))
 
 
 def _changes(

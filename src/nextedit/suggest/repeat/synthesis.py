@@ -63,7 +63,8 @@ callback stands in for them), LSP/ACP or position encodings.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.examples import EditExample, example_from_edit
 
@@ -79,11 +80,11 @@ from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
     find_sites,
-    first_site_from,
     literal_matches,
     node_category,  # noqa: F401
     same_category,
     scan_sites,
+    sites_in,
 )
 
 __all__ = [
@@ -210,11 +211,12 @@ def synthesize(
 
 class _Walk:
     """The developer made the same change ``_WALK_EDITS`` times in a row, each
-    below the previous one: they are walking down the file. A rule of that
-    change found in more places than its limit still has a next site: its
-    first match below the newest edit (within ``_WALK_REACH`` characters),
-    provided no match between the walked edits was left unchanged. At most
-    ``_WALK_TRIES`` rules a request look for it (each look is two bounded scans)."""
+    below (or each above) the previous one: they are walking through the
+    file. A rule of that change found in more places than its limit still has
+    a next site: its first match past the newest edit in that direction
+    (within ``_WALK_REACH`` characters), provided no match between the walked
+    edits was left unchanged. At most ``_WALK_TRIES`` rules a request look
+    for it (each look is two bounded scans)."""
 
     def __init__(
         self,
@@ -225,6 +227,7 @@ class _Walk:
     ) -> None:
         self.text = text
         self.walked = walked
+        self.down = walked[-1].start > walked[0].start
         self.exclude = exclude
         self.cancelled = cancelled
         self.tries = 0
@@ -244,7 +247,8 @@ class _Walk:
         newest = walked[-1]
         if any((e.old, e.new) != (newest.old, newest.new) for e in walked):
             return None
-        if any(b.start <= a.new_end for a, b in zip(walked, walked[1:], strict=False)):
+        pairs = list(zip(walked, walked[1:], strict=False))
+        if not (all(b.start > a.new_end for a, b in pairs) or all(b.new_end < a.start for a, b in pairs)):
             return None
         return cls(text, walked, exclude, cancelled)
 
@@ -257,11 +261,17 @@ class _Walk:
         self.tries += 1
         if self.tries > _WALK_TRIES:
             return None
-        lo, newest = self.walked[0], self.walked[-1]
-        if first_site_from(self.text, rule, lo.start, newest.start, self.exclude, self.cancelled) is not None:
+        first, newest = self.walked[0], self.walked[-1]
+        top, bottom = (first, newest) if self.down else (newest, first)
+        if next(self._sites(rule, top.start, bottom.start), None) is not None:
             return None  # a match the developer passed over: not every one is meant
-        start = newest.new_end
-        return first_site_from(self.text, rule, start, start + _WALK_REACH, self.exclude, self.cancelled)
+        if self.down:
+            return next(self._sites(rule, newest.new_end, newest.new_end + _WALK_REACH), None)
+        before = deque(self._sites(rule, max(0, newest.start - _WALK_REACH), newest.start), maxlen=1)
+        return before[0] if before else None
+
+    def _sites(self, rule: Rule, start: int, stop: int) -> Iterator[Site]:
+        return sites_in(self.text, rule, start, stop, self.exclude, self.cancelled)
 
 
 def _limit(rule: Rule) -> int:
