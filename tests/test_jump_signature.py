@@ -214,3 +214,20 @@ def test_a_method_another_class_also_defines_is_left_alone_on_an_object() -> Non
         "def go(x):\n    return x.run(1, 2)\n"
     )
     assert _signature_answers(text, text.index(", b)"), ", b", "") == []
+
+
+def test_a_parameter_removed_several_edits_ago_still_leads_to_the_calls() -> None:
+    """The developer drops a parameter, tidies the function body over a few
+    edits, and only then asks: the calls still get their argument dropped
+    (the evidence is looked for among the last 8 edits, not the last 2)."""
+    uri = "file:///w/a.py"
+    text = PY.replace("    return width * height\n", "    w = width\n    h = height\n    s = 1\n    return w * h * s\n")
+    editor = Editor()
+    editor.open(uri, "python", text)
+    i = text.index(", unit")
+    editor.replace(uri, i, i + len(", unit"), "")
+    for old, new in (("w = width", "w = float(width)"), ("h = height", "h = float(height)"), ("s = 1", "s = 1.0")):
+        j = editor.text(uri).index(old)
+        cursor = editor.replace(uri, j, j + len(old), new)
+    out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+    assert out and apply_edits_to(editor.text(uri), out[0], ENC).count("area(1, 2)") == 1

@@ -55,8 +55,9 @@ _MEMBER_TYPES = frozenset(
 )
 _SELF = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?self|mut\s+self|self|cls|this)\b")
 _VARIADIC = re.compile(r"^\s*(?:\*|\.\.\.|&rest\b)|\.\.\.\s*\w*\s*$|^\s*/\s*$")
-# how many newest edits may carry the evidence
-_LOOKBACK = 2
+# how many newest edits may carry the evidence (a signature changed, then the
+# body tidied over a few edits before the calls are reached)
+_LOOKBACK = 8
 
 
 _LIFETIME = re.compile(r"'[A-Za-z_]\w*(?!['\w])")

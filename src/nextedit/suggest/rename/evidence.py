@@ -26,8 +26,12 @@ from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
 from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, is_identifier
 
-# how many of the newest edits may carry the rename evidence
-_LOOKBACK = 3
+# how many of the newest edits may carry the rename evidence (developers
+# rename a definition, fix something else, then come back to the uses), and
+# how many distinct renames among them a request resolves at most (each
+# resolution re-parses the text as it was before that rename)
+_LOOKBACK = 20
+_MAX_EVIDENCE = 3
 # a hunk is token-diffed whole while (its tokens before) x (after) stays
 # under this (~6 ms at most); a bigger one is diffed by lines first
 _WHOLE_HUNK_TOKENS = 250_000
@@ -53,6 +57,8 @@ def find_evidence(context: SuggestContext) -> list[RenameEvidence] | None:
             continue
         site = min(sites, key=lambda s: abs(s - context.cursor_cp))
         out.append(RenameEvidence(edit, old, new, site, pure))
+        if len(out) >= _MAX_EVIDENCE:
+            break
     return out or None
 
 

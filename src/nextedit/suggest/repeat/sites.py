@@ -17,8 +17,9 @@ encodings.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
 from nextedit.suggest.repeat.replay import Replay
@@ -118,14 +119,15 @@ def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tup
     return ls, le
 
 
-def _matches(text: str, rule: Rule, scan: _Scan) -> Iterator[_Match]:
-    """The rule's matches, left to right, non-overlapping. The longest literal
-    piece of the pattern is located with ``str.find`` (C speed) and the regex
-    runs only over the lines around each occurrence: the cost is one scan plus
-    the number of occurrences (capped), never a Python loop over the file."""
+def _matches(text: str, rule: Rule, scan: _Scan, start: int = 0) -> Iterator[_Match]:
+    """The rule's matches from ``start`` on, left to right, non-overlapping.
+    The longest literal piece of the pattern is located with ``str.find`` (C
+    speed) and the regex runs only over the lines around each occurrence: the
+    cost is one scan plus the number of occurrences (capped), never a Python
+    loop over the file."""
     anchor = _anchor(rule)
     if anchor is None:
-        for i, whole in enumerate(rule.regex.finditer(text)):
+        for i, whole in enumerate(rule.regex.finditer(text, start)):
             if i >= _MAX_ANCHOR_HITS or scan.stop():
                 scan.complete = False
                 return
@@ -133,10 +135,10 @@ def _matches(text: str, rule: Rule, scan: _Scan) -> Iterator[_Match]:
         return
     lit, nl_before, nl_after = anchor
     plain = rule.plain_literal
-    last_end = -1
+    last_end = start
     last_region = (-1, -1)
     hits = 0
-    pos = text.find(lit)
+    pos = text.find(lit, start)
     while pos >= 0:
         hits += 1
         if hits > _MAX_ANCHOR_HITS or scan.stop():
@@ -279,6 +281,36 @@ def scan_sites(
     text was not examined (a line too long, too many occurrences, cancelled)."""
     matches = (memo or MatchMemo(text, cancelled)).matches(rule)
     found: list[tuple[int, int, str, str]] = []
+    for change in _changes(text, rule, matches, exclude):
+        found.append(change)
+        if len(found) > limit:
+            return None, matches.complete
+    return [_site(text, *change) for change in found], matches.complete
+
+
+def sites_in(
+    text: str,
+    rule: Rule,
+    start: int,
+    stop: int,
+    exclude: Sequence[tuple[int, int]] = (),
+    cancelled: Callable[[], bool] | None = None,
+) -> Iterator[Site]:
+    """The sites of ``rule`` whose match starts in ``[start, stop)``, top to
+    bottom, found as they are read: taking the first costs what the text up
+    to it costs, not the file (the next site of a rule found in too many
+    places to list them all)."""
+    scan = _Scan(cancelled)
+    matches = itertools.takewhile(lambda m: m.start() < stop, _matches(text, rule, scan, start))
+    return (_site(text, *change) for change in _changes(text, rule, matches, exclude))
+
+
+def _changes(
+    text: str, rule: Rule, matches: Iterable[_Match], exclude: Sequence[tuple[int, int]]
+) -> Iterator[tuple[int, int, str, str]]:
+    """``(start, end, old, new)`` of each match whose rewrite changes the
+    text, outside the developer's own edits (``exclude``), where the after
+    state is not already there."""
     # the developer's own edits, a handful near each other: most matches lie outside their span
     ex_lo = min((xs for xs, _ in exclude), default=0)
     ex_hi = max((xe for _, xe in exclude), default=-1)
@@ -305,15 +337,14 @@ def scan_sites(
         # the change is already there: the after text covers the match
         if text.find(replaced, max(0, me - len(replaced)), ms + len(replaced)) >= 0:
             continue
-        found.append((ms, me, old, replaced))
-        if len(found) > limit:
-            return None, matches.complete
-    sites = []
-    for ms, me, old, replaced in found:
-        pre, suf = common_affixes(old, replaced)
-        start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
-        sites.append(Site(start, end, new, ms, me, old))
-    return sites, matches.complete
+        yield ms, me, old, replaced
+
+
+def _site(text: str, ms: int, me: int, old: str, replaced: str) -> Site:
+    """The site of one change, trimmed to what differs and aligned to lines."""
+    pre, suf = common_affixes(old, replaced)
+    start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
+    return Site(start, end, new, ms, me, old)
 
 
 # node-type name fragments -> the list-level context of a span; by suffix or

@@ -16,7 +16,9 @@ the whole set is offered separately as ``searchAndReplace`` by
 Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
 insertion or deletion seen only once, an identifier grown into another — the
-rename suggester's job) or matches too many sites to be a targeted change.
+rename suggester's job) or matches too many sites to be a targeted change —
+unless the developer made that very change three times in a row down the
+file: then the next match below is offered (the synthesis's walk).
 
 Must not know about LSP/ACP or position encodings.
 """

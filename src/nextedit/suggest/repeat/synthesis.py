@@ -63,7 +63,8 @@ callback stands in for them), LSP/ACP or position encodings.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 
 from nextedit.suggest.repeat.examples import EditExample, example_from_edit
 
@@ -83,6 +84,7 @@ from nextedit.suggest.repeat.sites import (
     node_category,  # noqa: F401
     same_category,
     scan_sites,
+    sites_in,
 )
 
 __all__ = [
@@ -101,6 +103,10 @@ __all__ = [
 # a rule must not match more sites than this many (after one example)
 _MAX_SITES_ONE_EXAMPLE = 12
 _MAX_SITES_TWO_EXAMPLES = 60
+# the same change this many times in a row, down the file, is a walk (:class:`_Walk`)
+_WALK_EDITS = 3
+_WALK_REACH = 20_000
+_WALK_TRIES = 8
 # rules scanned per request
 _MAX_RULE_SCANS = 150
 # fixed identifier/string text a rule should carry to be tried before vaguer ones
@@ -147,11 +153,12 @@ def synthesize(
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
     search = _Search(text, exclude, cancelled)
+    walk = _Walk.of(text, recent, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
-        if _is_undone(src.edit, recent):
-            continue
+        if _is_undone(src.edit, recent) or (walk is not None and walk.offered and walk.made(src.edit)):
+            continue  # undone, or one of the walk's own edits: the same rules again
         earlier = examples[: len(examples) - len(sources) + idx]
         rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
         # a rule with enough fixed text first; a vaguer one only when none has sites
@@ -166,9 +173,16 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _limit(rule)
-            if search.inside_too_many(rule, limit) or search.holds_an_absent_literal(rule):
+            if search.holds_an_absent_literal(rule):
                 continue
-            found, complete = search.sites(rule, limit)
+            found, complete = (None, True) if search.inside_too_many(rule, limit) else search.sites(rule, limit)
+            walked = False
+            if found is None and walk is not None and age == 0:
+                # too many sites to be a targeted change, unless the developer
+                # is walking down the file making it: then the next one
+                step = walk.next_site(rule)
+                found, complete = ([step], False) if step is not None else (None, complete)
+                walked = step is not None
             if not found:  # none, or more than the limit
                 continue
             sites = list(found)
@@ -187,10 +201,77 @@ def synthesize(
             sites.sort(key=lambda st: (st.start < cursor, st.start))
             score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * age
             proposals.append(Proposal(rule, tuple(sites), score, complete, age))
+            if walked and walk is not None:
+                walk.offered = True
             break
         if len(proposals) >= max_proposals:
             break
     return proposals
+
+
+class _Walk:
+    """The developer made the same change ``_WALK_EDITS`` times in a row, each
+    below (or each above) the previous one: they are walking through the
+    file. A rule of that change found in more places than its limit still has
+    a next site: its first match past the newest edit in that direction
+    (within ``_WALK_REACH`` characters), provided no match between the walked
+    edits was left unchanged. At most ``_WALK_TRIES`` rules a request look
+    for it (each look is two bounded scans)."""
+
+    def __init__(
+        self,
+        text: str,
+        walked: Sequence[PastEdit],
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        self.text = text
+        self.walked = walked
+        self.down = walked[-1].start > walked[0].start
+        self.exclude = exclude
+        self.cancelled = cancelled
+        self.tries = 0
+        self.offered = False  # a next site was found (and proposed)
+
+    @classmethod
+    def of(
+        cls,
+        text: str,
+        recent: Sequence[PastEdit],
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+    ) -> _Walk | None:
+        walked = recent[-_WALK_EDITS:]
+        if len(walked) < _WALK_EDITS:
+            return None
+        newest = walked[-1]
+        if any((e.old, e.new) != (newest.old, newest.new) for e in walked):
+            return None
+        pairs = list(zip(walked, walked[1:], strict=False))
+        if not (all(b.start > a.new_end for a, b in pairs) or all(b.new_end < a.start for a, b in pairs)):
+            return None
+        return cls(text, walked, exclude, cancelled)
+
+    def made(self, edit: PastEdit) -> bool:
+        """``edit`` is the walk's change (any of its repetitions)."""
+        newest = self.walked[-1]
+        return (edit.old, edit.new) == (newest.old, newest.new)
+
+    def next_site(self, rule: Rule) -> Site | None:
+        self.tries += 1
+        if self.tries > _WALK_TRIES:
+            return None
+        first, newest = self.walked[0], self.walked[-1]
+        top, bottom = (first, newest) if self.down else (newest, first)
+        if next(self._sites(rule, top.start, bottom.start), None) is not None:
+            return None  # a match the developer passed over: not every one is meant
+        if self.down:
+            return next(self._sites(rule, newest.new_end, newest.new_end + _WALK_REACH), None)
+        before = deque(self._sites(rule, max(0, newest.start - _WALK_REACH), newest.start), maxlen=1)
+        return before[0] if before else None
+
+    def _sites(self, rule: Rule, start: int, stop: int) -> Iterator[Site]:
+        return sites_in(self.text, rule, start, stop, self.exclude, self.cancelled)
 
 
 def _limit(rule: Rule) -> int:
