@@ -95,6 +95,7 @@ class SyntaxTree:
         "_suffix",
         "_structure",
         "_stale",
+        "_first",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -114,6 +115,9 @@ class SyntaxTree:
         # from (the previous parse, offsets moved), still what ``stale_root``
         # reads until the next edit
         self._stale: tree_sitter.Tree | None = None
+        # the pending re-parse is the document's first (an earlier text's tree
+        # edited to span it, :meth:`reopen`): no stale view, no token swap
+        self._first = False
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -137,6 +141,31 @@ class SyntaxTree:
             syntax.apply_edits((ByteEdit(0, 0, len(source), (0, 0), (0, 0), (rows, column)),), source)
         return syntax
 
+    @classmethod
+    def reopen(
+        cls, language: str, tree: tree_sitter.Tree, old_source: bytes, source: bytes, edits: Iterable[TreeEdit]
+    ) -> SyntaxTree:
+        """The tree of ``source``, reached from ``tree`` (the tree of
+        ``old_source``, never mutated here) through ``edits`` (old → new, in
+        :meth:`apply_edits` order): the re-parse, deferred to the first
+        reader, is incremental — tree-sitter re-parses around the edits only.
+        Until then it reads like :meth:`parse_later`'s tree: nothing stale,
+        no token swap, so answers are those of a document opened fresh.
+        No edits: ``tree`` as it is (``source`` must then equal ``old_source``)."""
+        syntax = cls(language, tree, len(old_source), old_source)
+        edits = list(edits)
+        if edits:
+            syntax.apply_edits(edits, source)
+            syntax._first = True
+        return syntax
+
+    def parsed(self) -> tuple[tree_sitter.Tree, bytes] | None:
+        """The last parse and the bytes it describes (never edited: safe to
+        keep); ``None`` before the first parse of a non-empty text."""
+        if not self._tree_source:
+            return None
+        return self._tree, self._tree_source
+
     @property
     def language(self) -> str:
         return self._language
@@ -146,12 +175,14 @@ class SyntaxTree:
         """The tree of the newest source (re-parsing now if edits are pending)."""
         if self._pending is not None:
             edited, source = self._pending
-            swapped = self._token_swap(source)
+            swapped = None if self._first else self._token_swap(source)
             if swapped is None:
                 swapped = self._parse(source, edited)  # a halted parse (ParseHalted) leaves it pending
                 self._structure = object()
             self._pending = None
-            self._stale = edited if self._tree_source else None  # nothing stale before a first parse
+            # nothing stale before a document's first parse
+            self._stale = edited if self._tree_source and not self._first else None
+            self._first = False
             self._tree = swapped
             self._tree_source = source
             self._prefix = self._suffix = len(source)
@@ -187,7 +218,7 @@ class SyntaxTree:
         real root then."""
         if self._pending is None:
             return (self._stale if self._stale is not None else self._tree).root_node
-        if not self._tree_source and self._source_len:
+        if (self._first or not self._tree_source) and self._source_len:
             return self.tree.root_node
         return self._pending[0].root_node
 
@@ -240,6 +271,7 @@ class SyntaxTree:
         self._memo = {}
         self._structure = object()
         self._stale = None
+        self._first = False
 
     def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
@@ -300,6 +332,7 @@ class SyntaxTree:
         snap._prefix, snap._suffix = self._prefix, self._suffix
         snap._structure = self._structure
         snap._stale = self._stale
+        snap._first = self._first
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -319,6 +352,7 @@ class SyntaxTree:
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
         self._structure = snapshot._structure
         self._stale = snapshot._stale
+        self._first = snapshot._first
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         return True
