@@ -434,6 +434,12 @@ class Session:
         syntax = None
         if language and self.closed_trees is not None:
             syntax = self.closed_trees.reopen(uri, language, document.source_bytes)
+            if syntax is not None:
+                log.debug(
+                    "didOpen %s: from the tree of its closed text, %s",
+                    uri,
+                    "re-parsed around the changed lines" if syntax.reparse_pending else "the same text",
+                )
         if language and syntax is None:
             syntax = SyntaxTree.parse_later(language, document.source_bytes)
         self.documents[uri] = DocumentState(document, language, syntax, EditHistory(uri))

@@ -218,7 +218,7 @@ class SyntaxTree:
         real root then."""
         if self._pending is None:
             return (self._stale if self._stale is not None else self._tree).root_node
-        if (self._first or not self._tree_source) and self._source_len:
+        if self._first or (not self._tree_source and self._source_len):
             return self.tree.root_node
         return self._pending[0].root_node
 
