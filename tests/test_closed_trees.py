@@ -13,6 +13,7 @@ that never saw its first text.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -223,6 +224,11 @@ def test_sessions_closing_share_the_table_and_each_reopen_answers_as_a_fresh_ses
     expected = _answers(fresh.suggest(URI, 2, Position(1, 9)))
     assert expected  # the rename is suggested
     assert _answers(second.suggest(URI, 2, Position(1, 9))) == expected
+    # the change made before the first read is in the tree too (the line diff runs at that read)
+    reopened, opened = second.get(URI), fresh.get(URI)
+    assert reopened is not None and reopened.syntax is not None and "total" in reopened.document.text
+    assert opened is not None and opened.syntax is not None
+    assert str(reopened.syntax.root) == str(opened.syntax.root)
 
 
 def _answers(suggestions: list[Any]) -> list[Any]:
@@ -341,3 +347,20 @@ def test_a_reopen_in_another_language_is_parsed_anew_over_stdio(agent: RpcProces
     reopened = _rename_and_suggest(agent, sid, 5)
     assert not any("from the tree of its closed text" in line for line in agent.stderr_lines[mark:])
     assert reopened == _fresh_answers(acp_factory, REOPENED, "javascript")
+
+
+def test_the_lsp_bridge_keeps_closed_trees_across_its_sessions(caplog: pytest.LogCaptureFixture) -> None:
+    from nextedit.lsp.server import create_server
+    from nextedit.text import PositionEncoding
+
+    server = create_server()
+    server.start_session(PositionEncoding.UTF16, None)
+    _parsed_document(server.session, URI, TEXT)
+    server.session.did_close(URI)
+    server.start_session(PositionEncoding.UTF8, None)  # a client that initializes again
+    with caplog.at_level(logging.DEBUG, logger="nextedit.session"):
+        server.session.did_open(URI, "python", 1, REOPENED)
+    assert f"didOpen {URI}: from the tree of its closed text, re-parsed around the changed lines" in caplog.messages
+    state = server.session.get(URI)
+    assert state is not None and state.syntax is not None
+    assert str(state.syntax.root) == str(get_parser("python").parse(REOPENED.encode()).root_node)

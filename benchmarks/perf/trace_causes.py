@@ -4,7 +4,7 @@ Runs ``benchmarks/quality/replay_inprocess.py`` (one job) with each
 ``Session.suggest`` split into exclusive thread-CPU time per cause: the first
 parse of a document (``parse-first``), an incremental re-parse
 (``parse-re``), a re-opened document's first parse from the tree of its
-closed text (``parse-reopen``), the token swap, tree-sitter query execution
+closed text (``parse-reopen``) and its line diff (``reopen-diff``), the token swap, tree-sitter query execution
 (``Resolver._classify_node``: every query the engine runs), each suggester's
 own work (``sugg:<name>``), garbage collection (``gc.callbacks``) and the
 rest (``other``). Prints the suggests slower than ``SLOW`` ms wall (default
@@ -72,12 +72,29 @@ def _parse_cause(syntax):
     if not syntax._tree_source:
         return "parse-first"
     # a re-opened document's first parse, from the tree of its closed text (absent before that table)
-    return "parse-reopen" if getattr(syntax, "_first", False) else "parse-re"
+    return "parse-reopen" if getattr(syntax, "_base", None) is not None else "parse-re"
 
 
 for cls in (T.SyntaxTree, T.SyntaxSnapshot):
     wrap(cls, "_parse", lambda self, *a: _parse_cause(self))
 wrap(T.SyntaxTree, "_token_swap", lambda self, *a: "tokenswap")
+try:  # a re-open's line diff (absent before the closed-trees table)
+    import nextedit.syntax.line_diff as LD
+
+    _line_edits = LD.line_edits
+
+    def _timed_line_edits(old, new):
+        if not active[0]:
+            return _line_edits(old, new)
+        push("reopen-diff")
+        try:
+            return _line_edits(old, new)
+        finally:
+            pop()
+
+    LD.line_edits = _timed_line_edits
+except ImportError:
+    pass
 wrap(NR.Resolver, "_classify_node", lambda self, *a: "query")
 
 orig_factories = list(E.SUGGESTERS)
@@ -123,7 +140,7 @@ def suggest(self, uri, version, *a, **k):
     state = self.documents.get(uri)
     pending = state is not None and state.syntax is not None and state.syntax.reparse_pending
     first = state is not None and state.syntax is not None and not state.syntax._tree_source
-    reopen = state is not None and state.syntax is not None and getattr(state.syntax, "_first", False)
+    reopen = state is not None and state.syntax is not None and getattr(state.syntax, "_base", None) is not None
     size = len(state.document.source_bytes) if state else 0
     acc.clear()
     active[0] = True

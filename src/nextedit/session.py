@@ -421,10 +421,11 @@ class Session:
         its UTF-8 copy. When ``closed_trees`` holds the tree of an earlier
         text of ``uri`` in the same grammar, that tree is the start: the same
         text takes it as it is, another is re-parsed incrementally around the
-        lines that differ (a line diff here, ~2 ms for 160 KB; the re-parse
-        by the first reader). The tree is the one a fresh parse gives (error
-        recovery aside, which ``tests/test_closed_trees.py`` and the trace
-        replays check), and nothing else of the earlier document is kept.
+        lines that differ (the line diff, ~1-3 ms for 160 KB, and the
+        re-parse are both the first reader's). The tree is the one a fresh
+        parse gives (error recovery aside: ``tests/test_closed_trees.py`` and
+        ``benchmarks/results/trace-latency-reopen.md``), and nothing else of
+        the earlier document is kept.
         """
         previous = self.documents.get(uri)
         if previous is not None:

@@ -19,12 +19,15 @@ instance locks around its table, so sessions on different threads may share
 it.
 
 Bounded (LRU): at most :data:`MAX_DOCUMENTS` documents and :data:`MAX_BYTES`
-bytes of text. A tree costs about 12–20× its text (format.h's 162 KB: ~3 MB
-of tree, measured in ``benchmarks/results/trace-latency-reopen.md``), so the
-default bounds hold ~8 MB of text and ~100–160 MB of trees at worst, a few MB
-in the common case of source files of tens of KB. A re-open that pays off is
-a *recent* close: an editor's last few buffers, a session's documents when it
-restarts; a document larger than the byte bound is not kept at all.
+bytes of text; a document larger than the byte bound is not kept. A tree
+costs ~22× its text in memory (format.h: 162 KB of text, 3.6 MB of tree), so
+the bounds cap the table near 90 MB in the worst case (a few big files);
+source files of tens of KB make it a few MB. A re-open that pays off is a
+recent close (an editor's last buffers, a restarted session's documents):
+on the 12 shared trace sets (2,160 opens, each set one agent), 32 documents
+serve 1,629 opens against 1,665 for a table without bound, 16 serve 1,488,
+8 serve 1,244, and the text held peaks at 1.1 MB, so the byte bound only
+guards against huge files (``benchmarks/results/trace-latency-reopen.md``).
 
 Must not know about sessions, front ends or position encodings.
 """
@@ -37,14 +40,13 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from nextedit.syntax.line_diff import line_edits
 from nextedit.syntax.tree import SyntaxTree
 
 __all__ = ["MAX_BYTES", "MAX_DOCUMENTS", "ClosedTrees"]
 
 # default bounds: documents kept, and bytes of their texts summed
 MAX_DOCUMENTS = 32
-MAX_BYTES = 8 * 1024 * 1024
+MAX_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +96,8 @@ class ClosedTrees:
 
     def reopen(self, uri: str, language: str, source: bytes) -> SyntaxTree | None:
         """The tree of ``source`` reached from the kept tree of ``uri`` in
-        ``language`` (its re-parse, if the text changed, deferred to the
-        first reader); ``None`` when none is kept. The entry stays (a copy of
+        ``language`` (if the text changed, the line diff and the re-parse are
+        deferred to the first reader); ``None`` when none is kept. The entry stays (a copy of
         its tree is handed out) and becomes the most recent."""
         key = (uri, language)
         with self._lock:
@@ -103,4 +105,4 @@ class ClosedTrees:
             if entry is None:
                 return None
             self._entries.move_to_end(key)
-        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source, line_edits(entry.source, source))
+        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from itertools import accumulate
 
 from nextedit.syntax.tree import ByteEdit
@@ -40,19 +41,14 @@ def line_edits(old: bytes, new: bytes) -> list[ByteEdit]:
         return []
     a = _lines(old)
     b = _lines(new)
-    prefix = 0
-    limit = min(len(a), len(b))
-    while prefix < limit and a[prefix] == b[prefix]:
-        prefix += 1
-    suffix = 0
-    limit -= prefix
-    while suffix < limit and a[-1 - suffix] == b[-1 - suffix]:
-        suffix += 1
+    prefix = _common_run(a, b, lambda lines, n: lines[:n])
+    limit = min(len(a), len(b)) - prefix
+    suffix = _common_run(a, b, lambda lines, n: lines[len(lines) - n :], limit)
     a_mid = a[prefix : len(a) - suffix]
     b_mid = b[prefix : len(b) - suffix]
     hunks = _hunks(a_mid, b_mid) if a_mid and b_mid else [(0, len(a_mid), 0, len(b_mid))]
-    a_starts = _starts(a, len(old))
-    b_starts = _starts(b, len(new))
+    a_starts = _Starts(a, len(old))
+    b_starts = _Starts(b, len(new))
     edits = []
     for i1, i2, j1, j2 in reversed(hunks):
         i1, i2, j1, j2 = i1 + prefix, i2 + prefix, j1 + prefix, j2 + prefix
@@ -78,12 +74,14 @@ def _hunks(a: list[bytes], b: list[bytes]) -> list[tuple[int, int, int, int]]:
     are matched and the rest is one hunk)."""
     count_a, count_b = Counter(a), Counter(b)
     unique = {line for line, n in count_a.items() if n == 1 and count_b.get(line) == 1}
-    where_b = {line: j for j, line in enumerate(b) if line in unique}
+    where_b = dict(zip(b, range(len(b)), strict=True))  # a unique line's only index
     anchors = _increasing([(i, where_b[line]) for i, line in enumerate(a) if line in unique])
     hunks = []
     i = j = 0
     for i_next, j_next in (*anchors, (len(a), len(b))):
-        if i_next - i != j_next - j or a[i:i_next] != b[j:j_next]:
+        if i_next == i and j_next == j:
+            pass  # two anchors in a row: nothing between them
+        elif i_next - i != j_next - j or a[i:i_next] != b[j:j_next]:
             # match the equal lines at both ends of the gap, the rest is one hunk
             lo, hi_a, hi_b = i, i_next, j_next
             while lo < hi_a and lo - i + j < hi_b and a[lo] == b[lo - i + j]:
@@ -133,9 +131,36 @@ def _lines(text: bytes) -> list[bytes]:
     return lines
 
 
-def _starts(lines: list[bytes], size: int) -> list[int]:
-    """Byte offset of the start of every line, and the text's ``size`` last."""
-    return [0, *(end + row for row, end in enumerate(accumulate(map(len, lines[:-1])), 1)), size]
+def _common_run(
+    a: list[bytes], b: list[bytes], run: Callable[[list[bytes], int], list[bytes]], limit: int | None = None
+) -> int:
+    """The largest ``n`` (at most ``limit``) with ``run(a, n) == run(b, n)``:
+    a binary search whose every step compares lists in C."""
+    lo, hi = 0, min(len(a), len(b)) if limit is None else limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if run(a, mid) == run(b, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class _Starts:
+    """Byte offset of the start of line ``i`` (``[i]``); the text's size for ``i == len(lines)``."""
+
+    __slots__ = ("_ends", "_size")
+
+    def __init__(self, lines: list[bytes], size: int) -> None:
+        self._ends = list(accumulate(map(len, lines)))  # without the line breaks but the last's
+        self._size = size
+
+    def __getitem__(self, line: int) -> int:
+        if line == 0:
+            return 0
+        if line == len(self._ends):
+            return self._size
+        return self._ends[line - 1] + line
 
 
 def _end_point(lines: list[bytes], row: int, first: int, end: int) -> tuple[int, int]:
