@@ -8,7 +8,8 @@ through the table equals a fresh parse (s-expression) for random line edits
 of an error-free file; the table's bounds hold; a re-open in another
 grammar is not served; and over real stdio a re-opened document (closed in
 the same session or in an earlier one) is answered exactly as by an agent
-that never saw its first text.
+that never saw its first text, also when the agent's parse ahead did the
+diff and the re-parse; the LSP bridge keeps its table across sessions.
 """
 
 from __future__ import annotations
@@ -364,3 +365,20 @@ def test_the_lsp_bridge_keeps_closed_trees_across_its_sessions(caplog: pytest.Lo
     state = server.session.get(URI)
     assert state is not None and state.syntax is not None
     assert str(state.syntax.root) == str(get_parser("python").parse(REOPENED.encode()).root_node)
+
+
+def test_the_parse_ahead_of_a_reopened_document_diffs_and_parses_it_off_the_request(
+    agent: RpcProcess, acp_factory: Any
+) -> None:
+    sid = agent.start_session()
+    _open(agent, sid, TEXT, 1)
+    _rename_and_suggest(agent, sid, 1)
+    agent.notify("document/didClose", {"sessionId": sid, "uri": URI})
+    mark = len(agent.stderr_lines)
+    _open(agent, sid, REOPENED, 5)
+    agent.wait_for_log(
+        f"didOpen {URI}: from the tree of its closed text, re-parsed around the changed lines", after=mark
+    )
+    agent.wait_for_log(f"parse ahead of {URI}: tree kept", after=mark)  # before the change below is sent
+    reopened = _rename_and_suggest(agent, sid, 5)
+    assert reopened == _fresh_answers(acp_factory, REOPENED)
