@@ -3,7 +3,8 @@
 Runs ``benchmarks/quality/replay_inprocess.py`` (one job) with each
 ``Session.suggest`` split into exclusive thread-CPU time per cause: the first
 parse of a document (``parse-first``), an incremental re-parse
-(``parse-re``), the token swap, tree-sitter query execution
+(``parse-re``), a re-opened document's first parse from the tree of its
+closed text (``parse-reopen``) and its line diff (``reopen-diff``), the token swap, tree-sitter query execution
 (``Resolver._classify_node``: every query the engine runs), each suggester's
 own work (``sugg:<name>``), garbage collection (``gc.callbacks``) and the
 rest (``other``). Prints the suggests slower than ``SLOW`` ms wall (default
@@ -67,9 +68,33 @@ def wrap(cls, name, cat_fn):
     setattr(cls, name, f)
 
 
+def _parse_cause(syntax):
+    if not syntax._tree_source:
+        return "parse-first"
+    # a re-opened document's first parse, from the tree of its closed text (absent before that table)
+    return "parse-reopen" if getattr(syntax, "_base", None) is not None else "parse-re"
+
+
 for cls in (T.SyntaxTree, T.SyntaxSnapshot):
-    wrap(cls, "_parse", lambda self, *a: "parse-first" if not self._tree_source else "parse-re")
+    wrap(cls, "_parse", lambda self, *a: _parse_cause(self))
 wrap(T.SyntaxTree, "_token_swap", lambda self, *a: "tokenswap")
+try:  # a re-open's line diff (absent before the closed-trees table)
+    import nextedit.syntax.line_diff as LD
+
+    _line_edits = LD.line_edits
+
+    def _timed_line_edits(old, new):
+        if not active[0]:
+            return _line_edits(old, new)
+        push("reopen-diff")
+        try:
+            return _line_edits(old, new)
+        finally:
+            pop()
+
+    LD.line_edits = _timed_line_edits
+except ImportError:
+    pass
 wrap(NR.Resolver, "_classify_node", lambda self, *a: "query")
 
 orig_factories = list(E.SUGGESTERS)
@@ -115,6 +140,7 @@ def suggest(self, uri, version, *a, **k):
     state = self.documents.get(uri)
     pending = state is not None and state.syntax is not None and state.syntax.reparse_pending
     first = state is not None and state.syntax is not None and not state.syntax._tree_source
+    reopen = state is not None and state.syntax is not None and getattr(state.syntax, "_base", None) is not None
     size = len(state.document.source_bytes) if state else 0
     acc.clear()
     active[0] = True
@@ -131,6 +157,7 @@ def suggest(self, uri, version, *a, **k):
                 "uri": uri.rsplit("/", 1)[-1],
                 "size": size,
                 "first": first,
+                "reopen": reopen,
                 "pending": pending,
                 "wall": wall,
                 "cpu": sum(acc.values()) * 1000,
@@ -163,7 +190,11 @@ def dump():
         for k2, v in r.items():
             if isinstance(v, float) and k2 not in ("wall", "cpu"):
                 agg[k2] += v
-    print(f"slow(>{SLOW}ms wall)={len(slow)} first-parse={sum(r['first'] for r in slow)}", file=sys.stderr)
+    print(
+        f"slow(>{SLOW}ms wall)={len(slow)} first-parse={sum(r['first'] for r in slow)} "
+        f"reopen-parse={sum(r['reopen'] for r in slow)}",
+        file=sys.stderr,
+    )
     for k2, v in sorted(agg.items(), key=lambda kv: -kv[1]):
         print(f"  {k2:24s} {v:8.1f} ms", file=sys.stderr)
     for r in sorted(slow, key=lambda r: -r["wall"])[:40]:

@@ -4,8 +4,9 @@
 record. This replayer calls :class:`nextedit.session.Session` directly, with
 the same client behaviour (``jump`` and ``searchAndReplace`` advertised, a
 jump followed by a second request at its position, a wrong first suggestion
-rejected as ``ignored``, one feedback log per trace file) and the bench's own
-judge, so its figures match the bench's while it runs several times faster
+rejected as ``ignored``, one feedback log and one table of closed
+documents' trees per trace file, shared by its sessions as one agent process
+shares them) and the bench's own judge, so its figures match the bench's while it runs several times faster
 and can see inside the engine: with ``--candidates FILE`` it writes, per
 query, every candidate the engine ranked (before the threshold) with its
 features and its verdict — the training data of the learned ranker
@@ -14,6 +15,9 @@ features and its verdict — the training data of the learned ranker
 Usage::
 
     python benchmarks/quality/replay_inprocess.py TRACE... [--jobs 2] [--explain FILE] [--candidates FILE]
+
+(``--set nextedit.syntax.closed_trees.MAX_DOCUMENTS=0``: every open parses
+anew, as before the closed-trees table.)
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from nextedit.suggest.engine import fit_kinds
 from nextedit.suggest.filters import clean_edits
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TriggerKind
 from nextedit.suggest.rank import feature_vector, request_features
+from nextedit.syntax.closed_trees import ClosedTrees
 from nextedit.text import Document, PositionEncoding
 from nextedit.text.portable_regex import is_portable
 
@@ -97,15 +102,18 @@ def replay_file(path: str, collect: bool = False) -> FileResult:
     out = FileResult(path)
     with tempfile.TemporaryDirectory() as state:
         feedback = FeedbackLog(Path(state) / "feedback.jsonl")
+        closed_trees = ClosedTrees()  # as one agent process: shared by the file's sessions
         for n, session in enumerate(load_sessions(path)):
-            _replay_session(session, f"nes-{n}", feedback, out, collect)
+            _replay_session(session, f"nes-{n}", feedback, closed_trees, out, collect)
         feedback.close()
     return out
 
 
-def _replay_session(session: Any, sid: str, feedback: FeedbackLog, out: FileResult, collect: bool) -> None:
+def _replay_session(
+    session: Any, sid: str, feedback: FeedbackLog, closed_trees: ClosedTrees, out: FileResult, collect: bool
+) -> None:
     enc = PositionEncoding(session.header.encoding)
-    sess = Session(sid, encoding=enc, kinds=KINDS, feedback=feedback)
+    sess = Session(sid, encoding=enc, kinds=KINDS, feedback=feedback, closed_trees=closed_trees)
     sess.engine.strict = True
     tracker = ReversalTracker()
     mirror: dict[str, Document] = {}  # the client's own copy, as the bench keeps it

@@ -25,7 +25,9 @@ The model provider (:class:`~nextedit.provider.service.ModelProvider`) is
 made, from the command line's settings, when one was given there or at the
 first ``providers/*`` request — not before, so an agent without a model
 never loads that code — and is shared by every session: ``providers/set``
-changes it for all of them.
+changes it for all of them. So are the syntax trees of closed documents
+(:class:`~nextedit.syntax.closed_trees.ClosedTrees`): a document re-opened
+in any session of the connection starts from its last tree.
 
 Must not know: how bytes are read or written, JSON encoding, asyncio/anyio
 (a job may carry a cancel scope, but the agent only calls ``cancel()`` on
@@ -48,6 +50,7 @@ from nextedit.text import PositionEncoding
 if TYPE_CHECKING:
     from nextedit.feedback import FeedbackLog
     from nextedit.provider.service import ModelProvider
+    from nextedit.syntax.closed_trees import ClosedTrees
 
 __all__ = ["EMPTY", "Agent", "ParseJob", "SuggestJob"]
 
@@ -103,6 +106,7 @@ class Agent:
     parses: list[ParseJob] = field(default_factory=list)  # queued or running, oldest first
     _feedback_opened: bool = False
     _provider: ModelProvider | None = None
+    _closed_trees: ClosedTrees | None = None
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def feedback_log(self) -> FeedbackLog | None:
@@ -131,6 +135,16 @@ class Agent:
         if self._provider is None and self.settings.provider is not None:
             return self.model_provider()
         return self._provider
+
+    def closed_trees(self) -> ClosedTrees:
+        """The trees of the documents its sessions closed, shared by every
+        session of the connection (a re-open, in any session, starts from
+        one); made at the first ``nes/start``."""
+        if self._closed_trees is None:
+            from nextedit.syntax.closed_trees import ClosedTrees
+
+            self._closed_trees = ClosedTrees()
+        return self._closed_trees
 
     # -- sessions ------------------------------------------------------------
 

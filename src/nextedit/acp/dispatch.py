@@ -107,6 +107,7 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
         feedback=agent.feedback_log(),
         workspace_uri=p.workspace_uri,
         provider=agent.session_provider(),
+        closed_trees=agent.closed_trees(),
     )
     agent.settings.configure(agent.sessions[session_id].engine)
     return {"sessionId": session_id}

@@ -62,6 +62,7 @@ from nextedit.lsp.protocol import LenientProtocol
 from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
+from nextedit.syntax.closed_trees import ClosedTrees
 from nextedit.text import Document, Position, PositionEncoding
 
 if TYPE_CHECKING:
@@ -128,6 +129,8 @@ class NextEditServer(LanguageServer):
         self.state_dir = state_dir
         self.offers = OfferBook()
         self._session: Session | None = None
+        # the trees of closed documents: a re-open (even in the session a new initialize makes) starts from one
+        self.closed_trees = ClosedTrees()
         self._feedback: FeedbackLog | None = None
         self._feedback_failed = False
         # settings: the command line's, then initializationOptions, then the latest configuration
@@ -155,7 +158,13 @@ class NextEditServer(LanguageServer):
         log.info("session %s: position encoding %s", SESSION_ID, encoding)
 
     def _new_session(self, encoding: PositionEncoding, root_uri: str | None) -> Session:
-        session = Session(SESSION_ID, encoding, feedback=self._feedback_log(), workspace_uri=root_uri)
+        session = Session(
+            SESSION_ID,
+            encoding,
+            feedback=self._feedback_log(),
+            workspace_uri=root_uri,
+            closed_trees=self.closed_trees,
+        )
         self._configure(session)
         return session
 

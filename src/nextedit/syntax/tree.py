@@ -95,6 +95,7 @@ class SyntaxTree:
         "_suffix",
         "_structure",
         "_stale",
+        "_base",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -114,6 +115,10 @@ class SyntaxTree:
         # from (the previous parse, offsets moved), still what ``stale_root``
         # reads until the next edit
         self._stale: tree_sitter.Tree | None = None
+        # a re-open's first parse pending (:meth:`reopen`): the text of ``_tree``,
+        # which the first reader diffs against the newest source to edit the
+        # tree; meanwhile no stale view, no token swap
+        self._base: bytes | None = None
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -137,6 +142,33 @@ class SyntaxTree:
             syntax.apply_edits((ByteEdit(0, 0, len(source), (0, 0), (0, 0), (rows, column)),), source)
         return syntax
 
+    @classmethod
+    def reopen(cls, language: str, tree: tree_sitter.Tree, old_source: bytes, source: bytes) -> SyntaxTree:
+        """The tree of ``source``, reached from ``tree`` (the tree of
+        ``old_source``, never mutated here): the same text takes ``tree`` as
+        it is; another one is deferred to the first reader, which edits a
+        copy of ``tree`` by the line diff from ``old_source`` to the newest
+        text (:func:`~nextedit.syntax.line_diff.line_edits`: edits applied
+        meanwhile need no ``Tree.edit`` of their own) and re-parses it
+        incrementally — around the changed lines only. The diff and the
+        parse are both the reader's, so a front end's parse ahead does them
+        off its loop. Until then it reads like :meth:`parse_later`'s tree:
+        nothing stale, no token swap, so answers are those of a document
+        opened fresh."""
+        syntax = cls(language, tree, len(old_source), old_source)
+        if source != old_source:
+            syntax._pending = (tree, source)
+            syntax._source_len = len(source)
+            syntax._base = old_source
+        return syntax
+
+    def parsed(self) -> tuple[tree_sitter.Tree, bytes] | None:
+        """The last parse and the bytes it describes (never edited: safe to
+        keep); ``None`` before the first parse of a non-empty text."""
+        if not self._tree_source:
+            return None
+        return self._tree, self._tree_source
+
     @property
     def language(self) -> str:
         return self._language
@@ -146,12 +178,18 @@ class SyntaxTree:
         """The tree of the newest source (re-parsing now if edits are pending)."""
         if self._pending is not None:
             edited, source = self._pending
-            swapped = self._token_swap(source)
+            if self._base is not None:  # a re-open: the kept tree edited by the line diff, then parsed
+                edited = _diffed(edited, self._base, source)
+                swapped = None
+            else:
+                swapped = self._token_swap(source)
             if swapped is None:
                 swapped = self._parse(source, edited)  # a halted parse (ParseHalted) leaves it pending
                 self._structure = object()
             self._pending = None
-            self._stale = edited if self._tree_source else None  # nothing stale before a first parse
+            # nothing stale before a document's first parse
+            self._stale = edited if self._tree_source and self._base is None else None
+            self._base = None
             self._tree = swapped
             self._tree_source = source
             self._prefix = self._suffix = len(source)
@@ -187,7 +225,7 @@ class SyntaxTree:
         real root then."""
         if self._pending is None:
             return (self._stale if self._stale is not None else self._tree).root_node
-        if not self._tree_source and self._source_len:
+        if self._base is not None or (not self._tree_source and self._source_len):
             return self.tree.root_node
         return self._pending[0].root_node
 
@@ -204,6 +242,12 @@ class SyntaxTree:
         """Apply several edits, each in the coordinates of the text left by the
         previous one (LSP ``didChange`` order); one re-parse on the next read."""
         edits = list(edits)
+        if self._base is not None and self._pending is not None and edits:
+            # a re-open not parsed yet: the first reader's line diff covers these edits too
+            self._pending = (self._pending[0], new_source)
+            self._source_len = len(new_source)
+            self._memo = {}
+            return
         old = self._pending[0] if self._pending is not None else self._tree.copy()
         if not _edit_tree(old, edits):
             self.reparse(new_source)
@@ -240,6 +284,7 @@ class SyntaxTree:
         self._memo = {}
         self._structure = object()
         self._stale = None
+        self._base = None
 
     def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
@@ -300,6 +345,7 @@ class SyntaxTree:
         snap._prefix, snap._suffix = self._prefix, self._suffix
         snap._structure = self._structure
         snap._stale = self._stale
+        snap._base = self._base
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -319,6 +365,7 @@ class SyntaxTree:
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
         self._structure = snapshot._structure
         self._stale = snapshot._stale
+        self._base = snapshot._base
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         return True
@@ -407,6 +454,16 @@ def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
         )
         any_edit = True
     return any_edit
+
+
+def _diffed(tree: tree_sitter.Tree, old: bytes, new: bytes) -> tree_sitter.Tree:
+    """A copy of ``tree`` (the tree of ``old``) edited to span ``new`` hunk by
+    changed hunk (:func:`~nextedit.syntax.line_diff.line_edits`)."""
+    from nextedit.syntax.line_diff import line_edits  # it builds ByteEdits: imported here, not in a cycle
+
+    edited = tree.copy()
+    _edit_tree(edited, line_edits(old, new))
+    return edited
 
 
 def _identifier_leaf(language: str, root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:
