@@ -273,25 +273,74 @@ def line_sites(
     stands on both sides (None when that is all of them). ``finder`` (for
     ``rule.before`` in this text, with this ``exclude``) is shared by the
     rules with the same lines."""
-    if finder is None:
-        finder = BlockFinder(text, rule.before, exclude, cancelled)
-    found: list[Block]
-    if rule.kind == "clone" and rule.before != rule.after:
-        # the lines stand there and the rule rewrites them: it applies at each
-        found = finder.standing(limit)
-    else:
-        found = []
-        for block in finder:
-            if block is not None and _applies(text, rule, *block):
-                found.append(block)
-                if len(found) > limit:
-                    break
+    found = _places(text, rule, exclude, limit, cancelled, finder)
     if len(found) > limit and not both_sides:
         return None
     sites = [_site_at(text, rule, *block) for block in found]
     if both_sides:
         sites = [x for x in sites if x.sides == 2]
     return None if len(sites) > limit else sites
+
+
+def nearest_line_sites(
+    text: str,
+    rule: LineRule,
+    cursor: int,
+    keep: int,
+    exclude: Sequence[tuple[int, int]] = (),
+    limit: int = 60,
+    cancelled: Callable[[], bool] | None = None,
+    finder: BlockFinder | None = None,
+    both_sides: bool = False,
+) -> tuple[int, list[LineSite]] | None:
+    """What :func:`line_sites` finds, as ``(how many, the first `keep` of
+    them from the cursor on, then wrapping around)``; None as there. Only
+    the sites kept are built (a rule may stand at 60 places and be offered
+    at three): a block's site starts inside the block, and blocks do not
+    overlap, so the blocks' order is the sites' order, and only a block the
+    cursor falls in needs its site to say on which side of it it starts."""
+
+    def key(block: Block) -> tuple[bool, int]:
+        ls, end = block[0], block[1]
+        if ls < cursor <= end:
+            return _site_at(text, rule, *block).site.start < cursor, ls
+        return end < cursor, ls
+
+    if not both_sides:
+        found = _places(text, rule, exclude, limit, cancelled, finder)
+        if len(found) > limit:
+            return None
+        if all(a[1] <= b[0] for a, b in zip(found, found[1:], strict=False)):
+            return len(found), [_site_at(text, rule, *block) for block in sorted(found, key=key)[:keep]]
+    # an insertion's context on both sides, or blocks that overlap: every site
+    every = line_sites(text, rule, exclude, limit, cancelled, finder, both_sides)
+    if every is None:
+        return None
+    every.sort(key=lambda x: (x.site.start < cursor, x.site.start))
+    return len(every), every[:keep]
+
+
+def _places(
+    text: str,
+    rule: LineRule,
+    exclude: Sequence[tuple[int, int]],
+    limit: int,
+    cancelled: Callable[[], bool] | None,
+    finder: BlockFinder | None,
+) -> list[Block]:
+    """The first ``limit + 1`` blocks where ``rule`` applies, top to bottom."""
+    if finder is None:
+        finder = BlockFinder(text, rule.before, exclude, cancelled)
+    if rule.kind == "clone" and rule.before != rule.after:
+        # the lines stand there and the rule rewrites them: it applies at each
+        return finder.standing(limit)
+    found: list[Block] = []
+    for block in finder:
+        if block is not None and _applies(text, rule, *block):
+            found.append(block)
+            if len(found) > limit:
+                break
+    return found
 
 
 def _lines_at(text: str, ls: int, n: int) -> tuple[list[str], int] | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
-from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, line_sites
+from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites
 from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
@@ -258,21 +258,31 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             finder = finders[before] = BlockFinder(text, before, exclude, context.cancelled)
         # one inserted example: only where both its context lines stand
         both_sides = kind != "clone" and len(members) < 2
-        found = line_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled, finder, both_sides)
-        if not found:  # none, or more than the limit
+        nearest = nearest_line_sites(
+            text,
+            rule,
+            context.cursor_cp,
+            _MAX_CANDIDATES,
+            exclude,
+            _LINE_SITES_LIMIT,
+            context.cancelled,
+            finder,
+            both_sides,
+        )
+        if not nearest or not nearest[0]:  # none, or more than the limit
             continue
-        found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
+        count, found = nearest
         spec = sum(
             min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(" ".join(before)) if t.kind in ("ident", "string")
         )
         shape: Shape = "insert" if kind != "clone" else ("delete" if not after else "replace")
         changed = sum(len(x) for x in before) + sum(len(x) for x in after) if kind == "clone" else sum(map(len, after))
         evidence = (
-            f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {len(found)} site(s))",
+            f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {count} site(s))",
             f"edit #{rule.example.seq} at {rule.example.start}",
         )
         example_cps = [r.example.start for _, r in members]
-        for rank, line_site in enumerate(found[:_MAX_CANDIDATES]):
+        for rank, line_site in enumerate(found):
             site = line_site.site
             near, between, above = _placement(context, site.match_start, sorted(example_cps))
             similarity = _neighbour_similarity(text, site.start, site.end, rule.example)
@@ -291,7 +301,7 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
                         family=kind,
                         examples=len(members),
                         source_age=age,
-                        sites=len(found),
+                        sites=count,
                         site_rank=rank,
                         specificity=spec,
                         context_tokens=line_site.sides,
