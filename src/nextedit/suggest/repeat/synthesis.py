@@ -173,9 +173,12 @@ def synthesize(
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
             limit = _limit(rule)
-            if search.holds_an_absent_literal(rule):
+            if search.inside_too_many(rule, limit):
+                found, complete = None, True
+            elif search.holds_an_absent_literal(rule):
                 continue
-            found, complete = (None, True) if search.inside_too_many(rule, limit) else search.sites(rule, limit)
+            else:
+                found, complete = search.sites(rule, limit)
             walked = False
             if found is None and walk is not None and age == 0:
                 # too many sites to be a targeted change, unless the developer
