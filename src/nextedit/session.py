@@ -237,6 +237,12 @@ class SuggestResult:
         return self.reason is SilenceReason.CANCELLED
 
 
+# seconds a document stays opened, unchanged, before a front end parses it
+# ahead of its first suggest (an editor is idle for a while after opening a
+# file: the developer reads before typing)
+PARSE_AHEAD_DELAY = 0.03
+
+
 @dataclass(eq=False)
 class ParseWork:
     """One document's pending parse, done ahead of its first reader on any thread."""

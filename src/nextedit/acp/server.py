@@ -25,7 +25,7 @@ The worker's wait is shielded: a cancelled job still waits for its thread
 (which stops soon) so that no thread outlives its snapshot's owner.
 
 A ``didOpen`` queues the document's first parse (``agent.parse_ahead``):
-:data:`PARSE_AHEAD_DELAY` later, it runs like a suggest — its turn for the compute slot, a snapshot, a worker
+:data:`~nextedit.session.PARSE_AHEAD_DELAY` later, it runs like a suggest — its turn for the compute slot, a snapshot, a worker
 thread, the tree handed back on the loop — so an editor's idle time after
 opening a file pays the parse, not its first suggest. A change, close or
 re-open of the document halts it (tree-sitter stops at its next progress
@@ -63,9 +63,6 @@ __all__ = ["main", "serve"]
 
 log = logging.getLogger(__name__)
 
-# seconds a document stays opened, unchanged, before its parse ahead starts
-PARSE_AHEAD_DELAY = 0.03
-
 
 async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
     import anyio.lowlevel
@@ -92,6 +89,8 @@ async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
 async def _run_parse(agent: Agent, job: ParseJob, turn: anyio.Lock) -> None:
     import anyio.lowlevel
     import anyio.to_thread
+
+    from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
 
     # An editor is idle for a while after opening a file (the developer reads
     # before typing); a client that sends a change right away (a replay) halts

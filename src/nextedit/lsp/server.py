@@ -23,7 +23,9 @@ Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
 
 Handlers are synchronous on purpose: pygls runs them on its event loop in
 arrival order, so notifications apply strictly in order and the session is
-never touched from two threads. Suggestions take milliseconds.
+never touched from two threads. Suggestions take milliseconds. A document
+just opened is parsed ahead of its first suggestion, in a worker thread on
+a snapshot, while the developer reads it (:mod:`.parse_ahead`).
 
 The one exception is the model (:mod:`nextedit.provider`). The three
 suggestion handlers are generators: the engine runs synchronously as above
@@ -58,6 +60,7 @@ from nextedit import __version__, heap
 from nextedit.feedback import FeedbackLog, open_feedback_log
 from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
+from nextedit.lsp.parse_ahead import ParsesAhead
 from nextedit.lsp.protocol import LenientProtocol
 from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
@@ -131,6 +134,8 @@ class NextEditServer(LanguageServer):
         self._session: Session | None = None
         # the trees of closed documents: a re-open (even in the session a new initialize makes) starts from one
         self.closed_trees = ClosedTrees()
+        # each opened document is parsed ahead of its first suggestion, while the developer reads
+        self.parses = ParsesAhead()
         self._feedback: FeedbackLog | None = None
         self._feedback_failed = False
         # settings: the command line's, then initializationOptions, then the latest configuration
@@ -154,6 +159,7 @@ class NextEditServer(LanguageServer):
         return self.session.encoding
 
     def start_session(self, encoding: PositionEncoding, root_uri: str | None) -> None:
+        self.parses.halt()
         self._session = self._new_session(encoding, root_uri)
         log.info("session %s: position encoding %s", SESSION_ID, encoding)
 
@@ -253,6 +259,7 @@ class NextEditServer(LanguageServer):
         than a jump always edits something.
         """
         session = self.session
+        self.parses.halt(uri)  # this handler parses it now, if it must
         state = session.get(uri)
         if state is None:
             log.debug("suggest: unknown document %s", uri)
@@ -352,6 +359,7 @@ def did_change_configuration(ls: NextEditServer, params: types.DidChangeConfigur
 def shutdown(ls: NextEditServer, params: Any) -> None:
     for wait in ls.model_waits:
         wait.abandoned.set()
+    ls.parses.halt()
     ls.session.close()
 
 
@@ -360,10 +368,12 @@ def did_open(ls: NextEditServer, params: types.DidOpenTextDocumentParams) -> Non
     ls.offers.forget(doc.uri)
     ls.abandon_waits(doc.uri)
     ls.session.did_open(doc.uri, doc.language_id, doc.version, doc.text)
+    ls.parses.opened(ls.session, doc.uri)
 
 
 def did_change(ls: NextEditServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    ls.parses.halt(uri)
     changes = [convert.change_from_wire(c) for c in params.content_changes]
     state = ls.session.get(uri)
     if state is not None and params.text_document.version > state.document.version:
@@ -376,6 +386,7 @@ def did_change(ls: NextEditServer, params: types.DidChangeTextDocumentParams) ->
 def did_close(ls: NextEditServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.offers.forget(params.text_document.uri)
     ls.abandon_waits(params.text_document.uri)
+    ls.parses.halt(params.text_document.uri)
     ls.session.did_close(params.text_document.uri)
 
 

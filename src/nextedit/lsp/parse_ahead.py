@@ -1,0 +1,94 @@
+"""The LSP bridge parses a document the editor just opened, while the developer reads it.
+
+The stdio ACP agent does the same (:mod:`nextedit.acp.server`): a
+``didOpen`` schedules the document's first parse
+:data:`~nextedit.session.PARSE_AHEAD_DELAY` later, in a worker thread, on a
+snapshot of the document (:meth:`~nextedit.session.Session.prepare_parse`);
+back on the loop the live document takes the tree only if it did not
+change meanwhile (:meth:`~nextedit.session.Session.finish_parse`). A
+change, close or re-open of the document, or a suggestion asked for it
+before the parse is done, halts the parse: the handler parses for itself on
+the loop, and a parse of a text that moved on is not worth finishing.
+
+py-tree-sitter holds the GIL while it parses (it lets go between the
+snapshot's read chunks), so this is not parallelism: it only moves the
+parse into time the editor is idle, and the first suggestion after a pause
+costs what any other does.
+
+Must not know: LSP types, pygls, the engine behind the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from nextedit.session import PARSE_AHEAD_DELAY, ParseWork, Session
+
+__all__ = ["ParsesAhead"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Parse:
+    """One document's parse ahead, until it is done or halted."""
+
+    session: Session
+    uri: str
+    halted: bool = False
+
+
+class ParsesAhead:
+    """The parses ahead of one server, by document. Only the loop's thread
+    calls its methods; the worker thread reads ``halted`` only."""
+
+    def __init__(self, delay: float = PARSE_AHEAD_DELAY) -> None:
+        self.delay = delay
+        self._pending: dict[str, _Parse] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
+
+    def opened(self, session: Session, uri: str) -> None:
+        """``uri`` was just opened in ``session``: parse it after the delay
+        (a parse of its earlier text, if any, is halted)."""
+        self.halt(uri)
+        parse = self._pending[uri] = _Parse(session, uri)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a handler called directly): the first reader parses
+            self._pending.pop(uri, None)
+            return
+        loop.call_later(self.delay, self._start, parse)
+
+    def halt(self, uri: str | None = None) -> None:
+        """Halt the parse of ``uri`` (``None``: every document)."""
+        for key in list(self._pending) if uri is None else [uri]:
+            parse = self._pending.pop(key, None)
+            if parse is not None:
+                parse.halted = True
+
+    def _start(self, parse: _Parse) -> None:
+        if parse.halted:
+            return
+        work = parse.session.prepare_parse(parse.uri)
+        if work is None:  # closed, or read (and parsed) meanwhile
+            self._done(parse)
+            return
+        task = asyncio.get_running_loop().create_task(self._run(parse, work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, parse: _Parse, work: ParseWork) -> None:
+        try:
+            parsed = await asyncio.to_thread(work.run, lambda: parse.halted)
+            kept = parsed and not parse.halted and parse.session.finish_parse(work)
+            log.debug("parse ahead of %s: %s", parse.uri, "tree kept" if kept else "halted or dropped")
+        except Exception:  # a bug: the first suggestion parses instead
+            log.exception("parse ahead of %s failed", parse.uri)
+        finally:
+            self._done(parse)
+
+    def _done(self, parse: _Parse) -> None:
+        if self._pending.get(parse.uri) is parse:
+            del self._pending[parse.uri]
