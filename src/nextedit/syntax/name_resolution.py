@@ -27,6 +27,7 @@ documents or position encodings: byte offsets in, byte ranges out.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -175,10 +176,23 @@ class _Names:
 
 
 class Resolver:
-    """Resolution of one name in one tree version."""
+    """Resolution of one name in one tree version.
 
-    def __init__(self, tree: SyntaxTree, source: bytes, name: bytes) -> None:
+    ``visit``, when given, sees each identifier occurrence this resolver
+    classifies (start byte, node) while its node is at hand: a caller that
+    needs the nodes of a binding's occurrences reads them there rather than
+    looking each up again. Occurrences classified before (the memo) are
+    not visited; the resolver keeps no node it is given."""
+
+    def __init__(
+        self,
+        tree: SyntaxTree,
+        source: bytes,
+        name: bytes,
+        visit: Callable[[int, tree_sitter.Node], None] | None = None,
+    ) -> None:
         self.tree = tree
+        self.visit = visit
         self.source = source
         self.root = tree.root
         self.root_id = self.root.id
@@ -221,6 +235,8 @@ class Resolver:
             node_type = node.type
             if node_type in self.types:
                 result = self._classify_node(node, node_type, start, end)
+                if self.visit is not None:
+                    self.visit(start, node)
         occ_map[start] = result
         return result
 
@@ -600,18 +616,21 @@ class Resolver:
 
 
 def resolve_binding(
-    tree: SyntaxTree, source: bytes, node: tree_sitter.Node
+    tree: SyntaxTree,
+    source: bytes,
+    node: tree_sitter.Node,
+    visit: Callable[[int, tree_sitter.Node], None] | None = None,
 ) -> tuple[Resolver, tuple, list[tuple[int, int]]] | None:
     """``(resolver, binding key, sorted ranges)`` of the identifier ``node``.
 
     The key and ranges are memoised on ``tree.memo`` per node (asking for a
     binding's occurrences and then for its definitions sweeps its
     occurrences once); the resolver is a fresh one over the memoised
-    classifications."""
+    classifications. ``visit``: see :class:`Resolver`."""
     name = source[node.start_byte : node.end_byte]
     if not name:
         return None
-    resolver = Resolver(tree, source, name)
+    resolver = Resolver(tree, source, name, visit)
     if resolver.classify(node.start_byte) is None:
         return None
     memo_key = ("names.binding", node.start_byte, node.end_byte)
