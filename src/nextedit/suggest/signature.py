@@ -188,8 +188,8 @@ class SignatureSuggester:
         counts: dict[int, int] = {}
         opens: dict[int, int] = {}
 
-        def note(start: int, ident: Node) -> None:
-            site = _call_site(ident, source, owner, unique)
+        def note(start: int, ident: Node, parent: Node | None) -> None:
+            site = _call_site(ident, parent, source, owner, unique)
             if site is None:
                 counts[start] = -1
             else:
@@ -211,7 +211,7 @@ class SignatureSuggester:
             n = counts.get(s)
             if n is None:  # classified before this request: looked up here
                 ident = root.named_descendant_for_byte_range(s, e)
-                site = _call_site(ident, source, owner, unique) if ident is not None else None
+                site = _call_site(ident, ident.parent, source, owner, unique) if ident is not None else None
                 n = len(_arguments(site[1], comments)) if site is not None else -1
                 opened = site[1].start_byte if site is not None else -1
             else:
@@ -226,7 +226,7 @@ class SignatureSuggester:
             return SilenceReason.NO_CANDIDATES
 
         ident = root.named_descendant_for_byte_range(*(first_after_cursor or first))
-        found = _call_site(ident, source, owner, unique) if ident is not None else None
+        found = _call_site(ident, ident.parent, source, owner, unique) if ident is not None else None
         if found is None:
             return SilenceReason.NO_CANDIDATES
         call, args = found
@@ -419,11 +419,12 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     return _word(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
 
 
-def _call_site(ident: Node, source: bytes, owner: bytes | None, unique: Callable[[], bool]) -> tuple[Node, Node] | None:
-    """``(call, argument list)`` when ``ident`` is the callee of a call of the
-    changed function, else ``None``."""
-    # a node's parent is a walk down from the root: asked once per site
-    parent = ident.parent
+def _call_site(
+    ident: Node, parent: Node | None, source: bytes, owner: bytes | None, unique: Callable[[], bool]
+) -> tuple[Node, Node] | None:
+    """``(call, argument list)`` when ``ident`` (whose parent is ``parent``:
+    a walk down from the root, asked once per site) is the callee of a call
+    of the changed function, else ``None``."""
     if parent is None:
         return None
     call = _call_of(ident, parent)

@@ -96,6 +96,9 @@ _DESTRUCTURING: dict[str, tuple[dict[str, str | None], dict[tuple[str, str | Non
 }
 
 _MISSING = object()
+
+# what a caller sees of each occurrence a resolver classifies: start byte, node, parent
+Visit = Callable[[int, tree_sitter.Node, "tree_sitter.Node | None"], None]
 _REF = 1
 _MEMBER = 2
 _MEMBER_KEY = ("member",)
@@ -179,9 +182,10 @@ class Resolver:
     """Resolution of one name in one tree version.
 
     ``visit``, when given, sees each identifier occurrence this resolver
-    classifies (start byte, node) while its node is at hand: a caller that
-    needs the nodes of a binding's occurrences reads them there rather than
-    looking each up again. Occurrences classified before (the memo) are
+    classifies (start byte, node, the node's parent) while its node is at
+    hand: a caller that needs the nodes of a binding's occurrences reads
+    them there rather than looking each up again (and its parent, a walk
+    down from the root, once). Occurrences classified before (the memo) are
     not visited; the resolver keeps no node it is given."""
 
     def __init__(
@@ -189,10 +193,12 @@ class Resolver:
         tree: SyntaxTree,
         source: bytes,
         name: bytes,
-        visit: Callable[[int, tree_sitter.Node], None] | None = None,
+        visit: Visit | None = None,
     ) -> None:
         self.tree = tree
         self.visit = visit
+        # the parent _classify_node read (_MISSING: it needed none)
+        self._parent_read: object = _MISSING
         self.source = source
         self.root = tree.root
         self.root_id = self.root.id
@@ -234,9 +240,14 @@ class Resolver:
         if node is not None and node.start_byte == start and node.end_byte == end:
             node_type = node.type
             if node_type in self.types:
-                result = self._classify_node(node, node_type, start, end)
-                if self.visit is not None:
-                    self.visit(start, node)
+                visit = self.visit
+                if visit is None:
+                    result = self._classify_node(node, node_type, start, end)
+                else:
+                    self._parent_read = _MISSING
+                    result = self._classify_node(node, node_type, start, end)
+                    parent = self._parent_read
+                    visit(start, node, node.parent if parent is _MISSING else cast("tree_sitter.Node | None", parent))
         occ_map[start] = result
         return result
 
@@ -257,7 +268,7 @@ class Resolver:
         depth = plan.complex_any
         parent = None
         if plan.needs_parent:
-            parent = node.parent
+            parent = self._parent_read = node.parent
             ptype = None
             if parent is not None:
                 ptype = parent.type
@@ -619,7 +630,7 @@ def resolve_binding(
     tree: SyntaxTree,
     source: bytes,
     node: tree_sitter.Node,
-    visit: Callable[[int, tree_sitter.Node], None] | None = None,
+    visit: Visit | None = None,
 ) -> tuple[Resolver, tuple, list[tuple[int, int]]] | None:
     """``(resolver, binding key, sorted ranges)`` of the identifier ``node``.
 
