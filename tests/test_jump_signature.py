@@ -231,3 +231,28 @@ def test_a_parameter_removed_several_edits_ago_still_leads_to_the_calls() -> Non
         cursor = editor.replace(uri, j, j + len(old), new)
     out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
     assert out and apply_edits_to(editor.text(uri), out[0], ENC).count("area(1, 2)") == 1
+
+
+def test_calls_already_resolved_on_this_version_give_the_same_answer():
+    """The suggester reads each call while the resolver classifies it; when
+    the function's name was resolved before on the same tree version (by
+    another reader), it looks the calls up itself: same answer."""
+    uri = "file:///w/a.py"
+    i = PY.index(", unit")
+    answers = []
+    for resolve_first in (False, True):
+        editor = Editor()
+        editor.open(uri, "python", PY)
+        cursor = editor.replace(uri, i, i + len(", unit"), "")
+        if resolve_first:
+            from nextedit.syntax.scopes import binding_occurrences
+
+            state = editor.session.documents[uri]
+            assert state.syntax is not None
+            source = state.document.source_bytes
+            state.syntax.root  # noqa: B018 - the pending re-parse, so the memo is the one a suggest reads
+            assert binding_occurrences(state.syntax, source, source.index(b"area")) is not None
+        out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+        assert out
+        answers.append([(s.kind, apply_edits_to(editor.text(uri), s, ENC), s.evidence[1:]) for s in out])
+    assert answers[0] == answers[1]

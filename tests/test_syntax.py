@@ -1046,3 +1046,20 @@ class _Append:
         self.new_end_byte = end
         self.start_point = self.old_end_point = (row, 0)
         self.new_end_point = (row + 1, 0)
+
+
+def test_binding_occurrences_shows_each_classified_node_to_visit_once():
+    src = b"def f(a):\n    return a\n\n\ndef g(x):\n    f(1)\n    x.f(2)\n    return f\n"
+    tree = SyntaxTree.parse("python", src)
+    seen: list[tuple[int, tree_sitter.Node, tree_sitter.Node | None]] = []
+    got = binding_occurrences(tree, src, 4, lambda start, node, parent: seen.append((start, node, parent)))
+    assert got == [(4, 5), (39, 40), (66, 67)]
+    starts = [s for s, _, _ in seen]
+    assert len(starts) == len(set(starts))
+    assert {s for s, _ in got} <= set(starts)  # every occurrence of the binding, and `x.f` (another binding)
+    for start, node, parent in seen:
+        assert (node.start_byte, node.end_byte) == (start, start + 1)
+        assert parent is not None and node.parent is not None and parent.id == node.parent.id
+    again: list[int] = []
+    assert binding_occurrences(tree, src, 4, lambda start, node, parent: again.append(start)) == got
+    assert again == []  # classified already on this version: nothing to show

@@ -33,7 +33,8 @@ Then:
   the occurrences double): the three scenarios above, plus ``rename-global``
   (rename the module-level ``LIMIT``, used in every function) and
   ``signature`` (add a parameter to ``helper``, called from every function);
-  p50 CPU at 100k over p50 at 25k must stay ≤ ×4.5. In process, the same
+  p50 CPU at 100k over p50 at 25k must stay ≤ ×4.5 (``--scaling-scenarios``
+  picks some of them). In process, the same
   requests timed per suggester (``time.thread_time_ns`` around each
   suggester's ``propose``), so every suggester's growth is visible;
 * **double rename**: rename ``LIMIT`` at its definition, suggest, then at its
@@ -723,6 +724,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats-large", type=int, default=40, help="timed requests per row at ≥ 50k lines")
     parser.add_argument("--scaling-sizes", default="25000,50000,100000")
     parser.add_argument("--scaling-languages", default="python,rust")
+    parser.add_argument("--scaling-scenarios", default=",".join(SCALING_SCENARIOS))
     parser.add_argument(
         "--double-sizes", default="3000,6000,12000,24000,60000", help="python; every language at the largest"
     )
@@ -762,7 +764,7 @@ def main(argv: list[str] | None = None) -> int:
     if "scaling" in parts:
         sizes = [int(n) for n in args.scaling_sizes.split(",")]
         results["scaling"], results["per_suggester"], results["per_suggester_ratios"] = [], [], []
-        for scenario in SCALING_SCENARIOS:
+        for scenario in args.scaling_scenarios.split(","):
             for language in args.scaling_languages.split(","):
                 p50s = []
                 per_rows = []

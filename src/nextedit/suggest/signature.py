@@ -180,41 +180,56 @@ class SignatureSuggester:
         # called by name never pays a pass over the whole file
         unique = functools.cache(lambda: _one_definition_named(source, fname))
 
-        ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte) or []
-        root = state.syntax.root
         comments = _comment_kinds(state.syntax.tree.language)
+        # each occurrence's call read while the resolver holds its node (no
+        # second look-up from the root per site): ints only, start byte →
+        # the number of arguments (-1: not a call of the function) and where
+        # the argument list starts
+        counts: dict[int, int] = {}
+        opens: dict[int, int] = {}
+
+        def note(start: int, ident: Node, parent: Node | None) -> None:
+            site = _call_site(ident, parent, source, owner, unique)
+            if site is None:
+                counts[start] = -1
+            else:
+                counts[start] = len(_arguments(site[1], comments))
+                opens[start] = site[1].start_byte
+
+        ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte, note) or []
+        root = state.syntax.root
         cursor_b = document.byte_offset_at(context.cursor_cp)
-        # the calls that fit the old arity and not the new one: how many, the
-        # first and the first from the cursor on (no list of them: kept
-        # objects would wake the garbage collector over the whole heap)
+        # the calls that fit the old arity and not the new one: how many (the
+        # ranker reads it: every one is counted), the first and the first
+        # from the cursor on, by start byte
         pending = 0
-        first: tuple[Node, Node] | None = None
-        first_after_cursor: tuple[Node, Node] | None = None
+        first: tuple[int, int] | None = None
+        first_after_cursor: tuple[int, int] | None = None
         for s, e in ranges:
             if s == name_node.start_byte:
                 continue
-            ident = root.named_descendant_for_byte_range(s, e)
-            # a node's parent is a walk down from the root: asked once per site
-            parent = ident.parent if ident is not None else None
-            if parent is None:
-                continue
-            call = _call_of(ident, parent)
-            if call is None or not _same_callee(call, ident, parent, source, owner, unique):
-                continue
-            args = call.child_by_field_name("arguments")
-            if args is None:
-                continue
-            n = len(_arguments(args, comments))
-            if before[0] <= n <= before[1] and not now[0] <= n <= now[1]:
+            n = counts.get(s)
+            if n is None:  # classified before this request: looked up here
+                ident = root.named_descendant_for_byte_range(s, e)
+                site = _call_site(ident, ident.parent, source, owner, unique) if ident is not None else None
+                n = len(_arguments(site[1], comments)) if site is not None else -1
+                opened = site[1].start_byte if site is not None else -1
+            else:
+                opened = opens.get(s, -1)
+            if n >= 0 and before[0] <= n <= before[1] and not now[0] <= n <= now[1]:
                 pending += 1
                 if first is None:
-                    first = (call, args)
-                if first_after_cursor is None and args.start_byte >= cursor_b:
-                    first_after_cursor = (call, args)
+                    first = (s, e)
+                if first_after_cursor is None and opened >= cursor_b:
+                    first_after_cursor = (s, e)
         if first is None:
             return SilenceReason.NO_CANDIDATES
 
-        call, args = first_after_cursor or first
+        ident = root.named_descendant_for_byte_range(*(first_after_cursor or first))
+        found = _call_site(ident, ident.parent, source, owner, unique) if ident is not None else None
+        if found is None:
+            return SilenceReason.NO_CANDIDATES
+        call, args = found
         arg_nodes = _arguments(args, comments)
         line = document.line_of(edit.start_cp) + 1
         call_cp = document.cp_offset_at_byte(args.start_byte)
@@ -402,6 +417,21 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     if body is None:
         return False
     return _word(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
+
+
+def _call_site(
+    ident: Node, parent: Node | None, source: bytes, owner: bytes | None, unique: Callable[[], bool]
+) -> tuple[Node, Node] | None:
+    """``(call, argument list)`` when ``ident`` (whose parent is ``parent``:
+    a walk down from the root, asked once per site) is the callee of a call
+    of the changed function, else ``None``."""
+    if parent is None:
+        return None
+    call = _call_of(ident, parent)
+    if call is None or not _same_callee(call, ident, parent, source, owner, unique):
+        return None
+    args = call.child_by_field_name("arguments")
+    return None if args is None else (call, args)
 
 
 def _call_of(ident: Node, parent: Node) -> Node | None:

@@ -27,6 +27,7 @@ documents or position encodings: byte offsets in, byte ranges out.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -95,6 +96,9 @@ _DESTRUCTURING: dict[str, tuple[dict[str, str | None], dict[tuple[str, str | Non
 }
 
 _MISSING = object()
+
+# what a caller sees of each occurrence a resolver classifies: start byte, node, parent
+Visit = Callable[[int, tree_sitter.Node, "tree_sitter.Node | None"], None]
 _REF = 1
 _MEMBER = 2
 _MEMBER_KEY = ("member",)
@@ -175,10 +179,26 @@ class _Names:
 
 
 class Resolver:
-    """Resolution of one name in one tree version."""
+    """Resolution of one name in one tree version.
 
-    def __init__(self, tree: SyntaxTree, source: bytes, name: bytes) -> None:
+    ``visit``, when given, sees each identifier occurrence this resolver
+    classifies (start byte, node, the node's parent) while its node is at
+    hand: a caller that needs the nodes of a binding's occurrences reads
+    them there rather than looking each up again (and its parent, a walk
+    down from the root, once). Occurrences classified before (the memo) are
+    not visited; the resolver keeps no node it is given."""
+
+    def __init__(
+        self,
+        tree: SyntaxTree,
+        source: bytes,
+        name: bytes,
+        visit: Visit | None = None,
+    ) -> None:
         self.tree = tree
+        self.visit = visit
+        # the parent _classify_node read (_MISSING: it needed none)
+        self._parent_read: object = _MISSING
         self.source = source
         self.root = tree.root
         self.root_id = self.root.id
@@ -220,7 +240,14 @@ class Resolver:
         if node is not None and node.start_byte == start and node.end_byte == end:
             node_type = node.type
             if node_type in self.types:
-                result = self._classify_node(node, node_type, start, end)
+                visit = self.visit
+                if visit is None:
+                    result = self._classify_node(node, node_type, start, end)
+                else:
+                    self._parent_read = _MISSING
+                    result = self._classify_node(node, node_type, start, end)
+                    parent = self._parent_read
+                    visit(start, node, node.parent if parent is _MISSING else cast("tree_sitter.Node | None", parent))
         occ_map[start] = result
         return result
 
@@ -241,7 +268,7 @@ class Resolver:
         depth = plan.complex_any
         parent = None
         if plan.needs_parent:
-            parent = node.parent
+            parent = self._parent_read = node.parent
             ptype = None
             if parent is not None:
                 ptype = parent.type
@@ -600,18 +627,21 @@ class Resolver:
 
 
 def resolve_binding(
-    tree: SyntaxTree, source: bytes, node: tree_sitter.Node
+    tree: SyntaxTree,
+    source: bytes,
+    node: tree_sitter.Node,
+    visit: Visit | None = None,
 ) -> tuple[Resolver, tuple, list[tuple[int, int]]] | None:
     """``(resolver, binding key, sorted ranges)`` of the identifier ``node``.
 
     The key and ranges are memoised on ``tree.memo`` per node (asking for a
     binding's occurrences and then for its definitions sweeps its
     occurrences once); the resolver is a fresh one over the memoised
-    classifications."""
+    classifications. ``visit``: see :class:`Resolver`."""
     name = source[node.start_byte : node.end_byte]
     if not name:
         return None
-    resolver = Resolver(tree, source, name)
+    resolver = Resolver(tree, source, name, visit)
     if resolver.classify(node.start_byte) is None:
         return None
     memo_key = ("names.binding", node.start_byte, node.end_byte)

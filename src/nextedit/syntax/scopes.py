@@ -59,7 +59,7 @@ from nextedit.syntax.keyword_arguments import (
     keyword_uses,
     keywords_of_same_callee,
 )
-from nextedit.syntax.name_resolution import Resolver, resolve_binding
+from nextedit.syntax.name_resolution import Resolver, Visit, resolve_binding
 from nextedit.syntax.query_analysis import identifier_node_types, is_identifier_node_type, scope_node_types
 from nextedit.syntax.tree import SyntaxTree
 
@@ -130,10 +130,19 @@ def enclosing_node(
 # -- public ---------------------------------------------------------------------
 
 
-def binding_occurrences(tree: SyntaxTree, source: bytes, byte_offset: int) -> list[tuple[int, int]] | None:
+def binding_occurrences(
+    tree: SyntaxTree,
+    source: bytes,
+    byte_offset: int,
+    visit: Visit | None = None,
+) -> list[tuple[int, int]] | None:
     """Byte ranges (sorted) of every occurrence of the binding of the
     identifier at ``byte_offset`` (or ending there); ``None`` when there is no
     identifier there. ``source`` must be the bytes ``tree`` was parsed from.
+    ``visit(start, node, parent)`` sees the identifier occurrences of the
+    name classified on the way, node in hand (not those classified before, on
+    this tree version: a caller looks those up itself; nor those of another
+    name).
 
     A few milliseconds at most on a 5,000-line file, even for names with
     thousands of occurrences (``benchmarks/syntax_cost.py``); repeated calls
@@ -145,7 +154,7 @@ def binding_occurrences(tree: SyntaxTree, source: bytes, byte_offset: int) -> li
     cached = tree.memo.get(memo_key)
     if cached is not None:
         return list(cached)  # type: ignore[call-overload]
-    found = resolve_binding(tree, source, node)
+    found = resolve_binding(tree, source, node, visit)
     if found is None:
         return [(node.start_byte, node.end_byte)]
     resolver, key, ranges = found
