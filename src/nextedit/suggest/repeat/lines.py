@@ -293,7 +293,7 @@ def nearest_line_sites(
     finder: BlockFinder | None = None,
     both_sides: bool = False,
 ) -> tuple[int, list[LineSite]] | None:
-    """What :func:`line_sites` finds, as ``(how many, the first `keep` of
+    """What :func:`line_sites` finds, as ``(how many, the first keep of
     them from the cursor on, then wrapping around)``; None as there. Only
     the sites kept are built (a rule may stand at 60 places and be offered
     at three): a block's site starts inside the block, and blocks do not

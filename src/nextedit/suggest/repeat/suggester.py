@@ -17,8 +17,9 @@ Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
 insertion or deletion seen only once, an identifier grown into another — the
 rename suggester's job) or matches too many sites to be a targeted change —
-unless the developer made that very change three times in a row down the
-file: then the next match below is offered (the synthesis's walk).
+unless the developer made that very change three times in a row, each
+below (or above) the last: then the next match in that direction is offered
+(the synthesis's walk).
 
 Must not know about LSP/ACP or position encodings.
 """

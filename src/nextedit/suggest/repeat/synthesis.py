@@ -31,7 +31,11 @@ How a rule is chosen (precision first):
   imports, attributes);
 * negative evidence: when the developer works down the file, a matching site
   between two examples that they left unchanged means the rule is not
-  universal — no suggestion from it.
+  universal — no suggestion from it;
+* a rule matching more sites than its limit is too generic to list, unless
+  the developer is walking through the file making that very change
+  (:class:`_Walk`: three times in a row, each past the last, none skipped):
+  then its one site is the next match in that direction.
 
 Cost is bounded by the edit and the number of matches, never by the file: the
 context window is clipped to ``_WINDOW_CHARS`` around the edit; sites are
