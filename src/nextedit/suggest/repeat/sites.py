@@ -364,7 +364,11 @@ def node_category(types: Sequence[str]) -> tuple[str, str | None]:
     enclosing it, innermost first: ``(coarse, fine)`` — coarse is ``comment``,
     ``string`` or ``code``; fine the list the span sits in (call
     ``arguments``, ``parameters``, ``import``, ``attribute``, ``type``) or None."""
-    near = types[:_CONTEXT_DEPTH]
+    return _node_category(tuple(types[:_CONTEXT_DEPTH]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _node_category(near: tuple[str, ...]) -> tuple[str, str | None]:
     coarse = "code"
     for node_type in near:
         if "comment" in node_type:
