@@ -50,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -254,7 +255,15 @@ class ParseWork:
 
     def run(self, halt: Callable[[], bool] = lambda: False) -> bool:
         """Parse now; False when ``halt()`` stopped it (nothing is kept then)."""
+        started = time.perf_counter()
+        log.debug("parse ahead of %s: parsing", self.uri)
         self.parsed = self.syntax.parse_ahead(halt)
+        log.debug(
+            "parse ahead of %s: %s after %.1f ms",
+            self.uri,
+            "done" if self.parsed else "halted",
+            (time.perf_counter() - started) * 1000,
+        )
         return self.parsed
 
 
@@ -493,9 +502,15 @@ class Session:
         """Give the live document the tree ``work`` parsed, if it is still the
         same document and did not change since; True when it took it."""
         state = self.documents.get(work.uri)
-        if self.closed or not work.parsed or state is not work.origin or state.syntax is None:
-            return False
-        return state.syntax.adopt(work.syntax)
+        kept = (
+            not self.closed
+            and work.parsed
+            and state is work.origin
+            and state.syntax is not None
+            and state.syntax.adopt(work.syntax)
+        )
+        log.debug("parse ahead of %s: tree %s", work.uri, "kept" if kept else "dropped")
+        return kept
 
     def did_save(self, uri: str) -> None:
         """A save changes nothing the engine reads (the text is already mirrored)."""

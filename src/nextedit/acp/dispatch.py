@@ -219,28 +219,15 @@ def begin_parse(agent: Agent, job: ParseJob) -> ParseWork | None:
 
 def compute_parse(work: ParseWork, job: ParseJob) -> bool:
     """Step 2, on any thread: the parse, stopped early once ``job`` is halted."""
-    started = time.perf_counter()
-    log.debug("parse ahead of %s: parsing", job.uri)
-    try:
-        parsed = work.run(halt=lambda: job.halted)
-    except Exception:  # a bug: the first suggest parses instead
-        log.exception("parse ahead of %s failed", job.uri)
-        return False
-    log.debug(
-        "parse ahead of %s: %s after %.1f ms",
-        job.uri,
-        "done" if parsed else "halted",
-        (time.perf_counter() - started) * 1000,
-    )
-    return parsed
+    return work.run(halt=lambda: job.halted)
 
 
 def end_parse(agent: Agent, job: ParseJob, work: ParseWork) -> None:
     """Step 3, on the loop: the live document takes the tree if it did not change meanwhile."""
     agent.parse_done(job)
     session = agent.sessions.get(job.session_id)
-    kept = session is not None and not job.halted and session.finish_parse(work)
-    log.debug("parse ahead of %s: tree %s", job.uri, "kept" if kept else "dropped")
+    if session is not None and not job.halted:
+        session.finish_parse(work)
 
 
 # -- providers ---------------------------------------------------------------------

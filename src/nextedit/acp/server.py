@@ -48,8 +48,9 @@ from __future__ import annotations
 import logging
 import select
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, ParseJob, SuggestJob
@@ -63,32 +64,30 @@ __all__ = ["main", "serve"]
 
 log = logging.getLogger(__name__)
 
+W = TypeVar("W")  # what a computation's first step hands its worker
+R = TypeVar("R")  # what the worker hands back
+
 
 async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
     import anyio.lowlevel
-    import anyio.to_thread
 
     with anyio.CancelScope() as scope:
         job.scope = scope
         if job.answered:  # cancelled before it started
             return
         await anyio.lowlevel.checkpoint()  # let already-read messages apply first
-        async with turn:
-            try:
-                work = dispatch.begin_suggest(agent, job)
-                if work is None:
-                    return
-                with anyio.CancelScope(shield=True):
-                    result = await anyio.to_thread.run_sync(dispatch.compute_suggest, work, job)
-                dispatch.end_suggest(agent, job, work, result)
-            except Exception:  # a bug: this request fails, the connection lives on
-                log.exception("nes/suggest %r failed", job.request_id)
-                dispatch.fail_suggest(agent, job)
+        await _in_turn(
+            turn,
+            lambda: dispatch.begin_suggest(agent, job),
+            lambda work: dispatch.compute_suggest(work, job),
+            lambda work, result: dispatch.end_suggest(agent, job, work, result),
+            lambda: dispatch.fail_suggest(agent, job),
+            f"nes/suggest {job.request_id!r}",
+        )
 
 
 async def _run_parse(agent: Agent, job: ParseJob, turn: anyio.Lock) -> None:
-    import anyio.lowlevel
-    import anyio.to_thread
+    import anyio
 
     from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
 
@@ -99,17 +98,41 @@ async def _run_parse(agent: Agent, job: ParseJob, turn: anyio.Lock) -> None:
     if job.halted:
         agent.parse_done(job)
         return
+    await _in_turn(
+        turn,
+        lambda: dispatch.begin_parse(agent, job),
+        lambda work: dispatch.compute_parse(work, job),
+        lambda work, _parsed: dispatch.end_parse(agent, job, work),
+        lambda: agent.parse_done(job),  # the first suggest parses instead
+        f"parse ahead of {job.uri}",
+    )
+
+
+async def _in_turn(
+    turn: anyio.Lock,
+    begin: Callable[[], W | None],
+    compute: Callable[[W], R],
+    end: Callable[[W, R], None],
+    failed: Callable[[], None],
+    what: str,
+) -> None:
+    """One computation in the compute slot: ``begin`` on the loop (``None``:
+    nothing to do), ``compute`` in a worker thread, ``end`` back on the loop.
+    The worker's wait is shielded (see the module docstring); a bug fails
+    this computation only (``failed``), the connection lives on."""
+    import anyio.to_thread
+
     async with turn:
         try:
-            work = dispatch.begin_parse(agent, job)
+            work = begin()
             if work is None:
                 return
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(dispatch.compute_parse, work, job)
-            dispatch.end_parse(agent, job, work)
-        except Exception:  # a bug: the first suggest parses instead
-            log.exception("parse ahead of %s failed", job.uri)
-            agent.parse_done(job)
+                result = await anyio.to_thread.run_sync(compute, work)
+            end(work, result)
+        except Exception:
+            log.exception("%s failed", what)
+            failed()
 
 
 def _input_waiting(fd: int) -> bool:

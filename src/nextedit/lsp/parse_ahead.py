@@ -81,9 +81,8 @@ class ParsesAhead:
 
     async def _run(self, parse: _Parse, work: ParseWork) -> None:
         try:
-            parsed = await asyncio.to_thread(work.run, lambda: parse.halted)
-            kept = parsed and not parse.halted and parse.session.finish_parse(work)
-            log.debug("parse ahead of %s: %s", parse.uri, "tree kept" if kept else "halted or dropped")
+            if await asyncio.to_thread(work.run, lambda: parse.halted) and not parse.halted:
+                parse.session.finish_parse(work)
         except Exception:  # a bug: the first suggestion parses instead
             log.exception("parse ahead of %s failed", parse.uri)
         finally:

@@ -181,20 +181,19 @@ class SignatureSuggester:
         unique = functools.cache(lambda: _one_definition_named(source, fname))
 
         comments = _comment_kinds(state.syntax.tree.language)
+
+        def read(ident: Node, parent: Node | None) -> tuple[int, int]:
+            """(number of arguments, where the argument list starts) of the
+            call ``ident`` names; (-1, -1) when it names no call of the function."""
+            site = _call_site(ident, parent, source, owner, unique)
+            return (-1, -1) if site is None else (len(_arguments(site[1], comments)), site[1].start_byte)
+
         # each occurrence's call read while the resolver holds its node (no
-        # second look-up from the root per site): ints only, start byte →
-        # the number of arguments (-1: not a call of the function) and where
-        # the argument list starts
-        counts: dict[int, int] = {}
-        opens: dict[int, int] = {}
+        # second look-up from the root per site): ints only, by start byte
+        calls: dict[int, tuple[int, int]] = {}
 
         def note(start: int, ident: Node, parent: Node | None) -> None:
-            site = _call_site(ident, parent, source, owner, unique)
-            if site is None:
-                counts[start] = -1
-            else:
-                counts[start] = len(_arguments(site[1], comments))
-                opens[start] = site[1].start_byte
+            calls[start] = read(ident, parent)
 
         ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte, note) or []
         root = state.syntax.root
@@ -208,14 +207,11 @@ class SignatureSuggester:
         for s, e in ranges:
             if s == name_node.start_byte:
                 continue
-            n = counts.get(s)
-            if n is None:  # classified before this request: looked up here
+            got = calls.get(s)
+            if got is None:  # classified before this request: looked up here
                 ident = root.named_descendant_for_byte_range(s, e)
-                site = _call_site(ident, ident.parent, source, owner, unique) if ident is not None else None
-                n = len(_arguments(site[1], comments)) if site is not None else -1
-                opened = site[1].start_byte if site is not None else -1
-            else:
-                opened = opens.get(s, -1)
+                got = read(ident, ident.parent) if ident is not None else (-1, -1)
+            n, opened = got
             if n >= 0 and before[0] <= n <= before[1] and not now[0] <= n <= now[1]:
                 pending += 1
                 if first is None:

@@ -26,6 +26,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -107,16 +108,10 @@ def categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str 
     if tree is None:
         return None
     document = context.document
-    # the same sites are asked about by many rules of one request
-    seen: dict[tuple[int, int], tuple[str, str | None] | None] = {}
 
+    # remembered for the request: the same sites are asked about by many rules
+    @functools.cache
     def category(start: int, end: int) -> tuple[str, str | None] | None:
-        key = (start, end)
-        if key not in seen:
-            seen[key] = _category(start, end)
-        return seen[key]
-
-    def _category(start: int, end: int) -> tuple[str, str | None] | None:
         bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
         node = enclosing_node(tree, bs, be, stale=True)
         while node is not None and node.start_byte == bs and node.end_byte == be:
