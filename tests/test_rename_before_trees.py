@@ -89,6 +89,30 @@ def test_second_site_reuses_the_before_tree_and_answers_as_a_fresh_session(moves
     assert second  # the rename is offered: the reused tree resolved the binding
 
 
+def test_the_kept_tree_knows_whether_the_binding_is_file_level(monkeypatch):
+    """Whether a binding is defined at file level is worked out by looking at
+    each of its occurrences (thousands, for a module constant): on a kept
+    before tree, once for both renames, and the answer is a fresh session's."""
+    from nextedit.suggest.rename import binding
+
+    looked: list[int] = []
+    original = binding._is_file_level
+
+    def counted(tree, ranges):
+        looked.append(len(ranges))
+        return original(tree, ranges)
+
+    monkeypatch.setattr(binding, "_is_file_level", counted)
+    editor, steps, use = _renamed_at_the_definition()
+    assert looked == [4]  # the definition and its three uses
+    steps.append((use, use + 5, "CAP"))
+    editor.replace(URI, *steps[1])
+    second = _answer(editor, use + 3)
+    assert looked == [4]
+    assert second == _fresh(steps, use + 3)
+    assert looked[1:], "the fresh session looked for itself"
+
+
 def test_a_reparse_between_the_renames_builds_a_new_before_tree(moves):
     editor, steps, use = _renamed_at_the_definition()
     # a syntax change elsewhere, read (re-parsed), then undone: the text is

@@ -5,9 +5,11 @@ exactly those a fresh synthesis makes, at the sites where the text now stands.""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nextedit.suggest.repeat import examples, rules
-from nextedit.suggest.repeat.synthesis import Proposal, synthesize
+from nextedit.suggest.repeat.synthesis import PastEdit, Proposal, synthesize
 from tests.helpers.repeat import Editor
 
 FUNCTION = "def f{i}(items, limit):\n    total = compute(items, {i})\n    return check(total, limit)\n\n"
@@ -17,6 +19,7 @@ def _fresh() -> None:
     examples._MEMO.clear()
     rules._RULES.clear()
     rules._AGREE.clear()
+    rules._ANTI_UNIFIED.clear()
 
 
 def _described(proposals: list[Proposal]) -> list[tuple[object, ...]]:
@@ -61,3 +64,85 @@ def test_moved_examples_propose_what_a_fresh_synthesis_proposes(typed_in: str, o
     for proposal in memoised:
         for example in proposal.rule.examples:
             assert editor.text.startswith(example.new, example.start)
+
+
+def _rule_facts(found: list[rules.Rule]) -> list[tuple[object, ...]]:
+    return [
+        (
+            r.before,
+            r.after,
+            r.hole_kinds,
+            r.evidence,
+            r.specificity,
+            r.examples,
+            r.replacement,
+            {k: v for k, v in r.info.items() if not k.startswith("_") and k != "passed_over"},
+        )
+        for r in found
+    ]
+
+
+def test_the_same_edit_in_function_after_function_is_anti_unified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each function's window differs (its name three lines up), the rules of
+    the edit and the one before it do not: they are made once and moved."""
+    body = (
+        "def handler_{i}(request, timeout):\n    log.debug('start')\n    total = 0\n"
+        "    for item in request.items:\n        total += item.size\n    return total\n\n"
+    )
+    editor = Editor("".join(body.format(i=i) for i in range(12)))
+    made = []
+    anti_unify = rules._anti_unify
+    monkeypatch.setattr(rules, "_anti_unify", lambda a, b: made.append(a) or anti_unify(a, b))
+    _fresh()
+    for i in range(2, 8):
+        at = editor.text.index(f"def handler_{i}(")
+        editor.change("total = 0", "total = 1", nth=editor.text[:at].count("total = 0"))
+        memoised = _described(synthesize(editor.text, editor.edits, editor.edits[-1].new_end, max_proposals=4))
+    assert len(made) == 1, "one anti-unification for the five pairs of the same local text"
+    assert memoised, "the change is proposed in the functions not yet changed"
+    _fresh()
+    assert memoised == _described(synthesize(editor.text, editor.edits, editor.edits[-1].new_end, max_proposals=4))
+
+
+_TOKEN = st.sampled_from(["a", "bb", "the", "x1", "(", ")", ",", "=", "42", "'s'", "#"])
+_WORDS = st.lists(st.one_of(_TOKEN, st.sampled_from(["\n", "    "])), max_size=12)
+# the shared tokens around the change: about as many as the widest rule's context
+_CORE = st.lists(_TOKEN, min_size=5, max_size=9)
+_SEPARATORS = st.sampled_from([" ", "\n", "\n    ", " ;\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outside=st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
+    core_left=_CORE,
+    core_right=_CORE,
+    old=st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
+    new=st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
+)
+def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
+    outside: list[tuple[list[str], str, str, list[str]]],
+    core_left: list[str],
+    core_right: list[str],
+    old: str,
+    new: str,
+) -> None:
+    """The same change amid the same few tokens, with anything around them
+    (on the same line or the lines above and below): every pair's rules,
+    as the memo serves them (made for another pair and moved, or made
+    here), are a fresh anti-unification's."""
+    if old == new:
+        return
+    text, edits = "", []
+    for seq, (front, left_gap, right_gap, back) in enumerate(outside, start=1):
+        text += f"{' '.join(front)}{left_gap}{' '.join(core_left)} <"
+        edits.append(PastEdit(len(text), old, new, seq))
+        text += f"{new}> {' '.join(core_right)}{right_gap}{' '.join(back)}\n#\n"
+    found = [examples.example_from_edit(text, e) for e in edits]
+    if any(ex is None for ex in found):
+        return
+    _fresh()
+    for last in found:
+        for partner in found:
+            if partner is not last:
+                served = rules._anti_unified(last, partner)
+                assert _rule_facts(served) == _rule_facts(rules._anti_unify(last, partner))

@@ -60,3 +60,44 @@ def test_a_rule_standing_at_many_places_offers_the_first_ones_from_the_cursor() 
     count, sites = nearest_line_sites(text, rule, cursor, 3)  # type: ignore[misc]
     assert count == 40
     assert [text.count("\n", 0, x.site.start) for x in sites] == [91, 94, 97]  # f30, f31, f32
+
+
+def _blocks_line_by_line(text: str, line: str, exclude: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Where the one-line block ``line`` stands, read the long way: every
+    line of the text, its indent removed, trailing blanks dropped."""
+    found = []
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            return found  # a last line without its break is no block
+        indent = text[start:end][: len(text[start:end]) - len(text[start:end].lstrip(" \t"))]
+        body = text[start + len(indent) : end]
+        excluded = any(start <= xe and xs <= start for xs, xe in exclude)
+        if body.rstrip() == line and not excluded:
+            found.append((start, end + 1, indent))
+        start = end + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(
+        st.sampled_from(
+            ["total = 0", "  total = 0", "\ttotal = 0 \t", "x = total = 0", "total = 0\r", "total = 01", ""]
+        ),
+        max_size=12,
+    ),
+    last_break=st.booleans(),
+    excluded=st.lists(st.tuples(st.integers(0, 120), st.integers(0, 20)), max_size=2),
+)
+def test_a_one_line_block_stands_where_its_text_fills_a_line(
+    lines: list[str], last_break: bool, excluded: list[tuple[int, int]]
+) -> None:
+    """The quick reading of a one-line block (no line list built) finds
+    exactly the lines that hold it after their indent, and nothing else."""
+    from nextedit.suggest.repeat.lines import _blocks
+
+    text = "\n".join(lines) + ("\n" if last_break else "")
+    exclude = [(a, a + n) for a, n in excluded]
+    found = [b for b in _blocks(text, ("total = 0",), exclude, None) if b is not None]
+    assert found == _blocks_line_by_line(text, "total = 0", exclude)

@@ -232,14 +232,18 @@ def binding_in_before(
     if not ranges:
         return None
     ranges = _refine_binding(tree, before.source, ranges, anchor_b)
-    file_level = _is_file_level(tree, ranges)
+    starts = tuple(s for s, _ in ranges)
+    # a kept tree (``trees``) with the binding it resolved before: a module
+    # constant's thousands of uses are each looked at once, not per suggest
+    file_level = cast("bool | None", tree.memo.get(("rename.file_level", starts)))
+    if file_level is None:
+        file_level = tree.memo[("rename.file_level", starts)] = _is_file_level(tree, ranges)
     kept = {s for s, _ in ranges}
     definitions = [
         (s, kind) for s, kind in scopes.binding_definitions(tree, before.source, anchor_b) or () if s in kept
     ]
     anchor_start = next((s for s, e in ranges if s <= anchor_b <= e), anchor_b)
     n = len(before.old)
-    starts = tuple(s for s, _ in ranges)
     # a kept tree (``trees``) describes these very before bytes: so do its cps
     cps = cast("tuple[int, ...] | None", tree.memo.get(("rename.before_cps", starts)))
     if cps is None:

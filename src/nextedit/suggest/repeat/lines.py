@@ -239,7 +239,12 @@ def _blocks(
 ) -> Iterator[Block | None]:
     """Per occurrence of ``before``'s first line, in order, at most ``_MAX_HITS``
     (fewer once cancelled): the block there, or None."""
-    pos = text.find(before[0])
+    first = before[0]
+    # one line, as the line rules make them (no indent, no trailing blank): it
+    # stands where its text fills a line after the indent (what _lines_at and
+    # _relative would say, without building either)
+    one_line = len(before) == 1 and first.strip() == first != ""
+    pos = text.find(first)
     hits = 0
     while pos >= 0:
         hits += 1
@@ -249,13 +254,19 @@ def _blocks(
         indent = text[ls:pos]
         block = None
         if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in exclude):
-            got = _lines_at(text, ls, len(before))
-            if got is not None:
-                lines, end = got
-                if _relative(lines, indent) == before and not (end == len(text) and not text.endswith("\n")):
-                    block = (ls, end, indent)
+            if one_line:
+                after = pos + len(first)
+                le = text.find("\n", after)
+                if le >= 0 and (le == after or text[after:le].isspace()):
+                    block = (ls, le + 1, indent)
+            else:
+                got = _lines_at(text, ls, len(before))
+                if got is not None:
+                    lines, end = got
+                    if _relative(lines, indent) == before and not (end == len(text) and not text.endswith("\n")):
+                        block = (ls, end, indent)
         yield block
-        pos = text.find(before[0], pos + 1)
+        pos = text.find(first, pos + 1)
 
 
 def line_sites(

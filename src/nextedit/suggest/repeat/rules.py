@@ -124,12 +124,12 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
         _RULES.move_to_end(key)
         made_for, rules = cached
         if _where(made_for) != _where((last, partner)):
-            rules = _moved(rules, made_for[0], last, partner)
+            rules = _moved(rules, last.window_start - made_for[0].window_start, last, partner)
             _RULES[key] = ((last, partner), rules)
         return rules
     rules = []
     if partner is not None:
-        rules.extend(_anti_unify(last, partner))
+        rules.extend(_anti_unified(last, partner))
     line = _line_rule(last)
     if line is not None:
         rules.append(line)
@@ -144,11 +144,10 @@ def _where(examples: tuple[EditExample, EditExample | None]) -> tuple[object, ..
     return tuple((ex.edit, ex.window_start) if ex is not None else None for ex in examples)
 
 
-def _moved(rules: Sequence[Rule], was: EditExample, last: EditExample, partner: EditExample | None) -> list[Rule]:
-    """``rules`` made for examples of the same relative keys (``was`` the
-    last of them), restated for ``last`` and ``partner`` where they stand:
-    their examples and the span of the change in the current text."""
-    shift = last.window_start - was.window_start
+def _moved(rules: Sequence[Rule], shift: int, last: EditExample, partner: EditExample | None) -> list[Rule]:
+    """``rules`` made for examples of the same keys, restated for ``last``
+    and ``partner`` where they stand: their examples, and the span of the
+    change in the current text ``shift`` characters further on."""
     two = (partner.edit, last.edit) if partner is not None else (last.edit,)
     out = []
     for rule in rules:
@@ -159,6 +158,65 @@ def _moved(rules: Sequence[Rule], was: EditExample, last: EditExample, partner: 
         examples = two if rule.evidence >= 2 else (last.edit,)
         out.append(evolve(rule, examples=examples, info=info))
     return out
+
+
+def _anti_unified(last: EditExample, partner: EditExample) -> list[Rule]:
+    """:func:`_anti_unify` of the two, made once per pair of local keys
+    (:func:`_local_key`) and moved to where the examples stand. The same
+    edit repeated in function after function has a new window each time
+    (another function's name three lines up) but the same rules."""
+    last_key, last_at = _local_key(last)
+    key = (last_key, _local_key(partner)[0])
+    here = last.window_start + last_at
+    cached = _ANTI_UNIFIED.get(key)
+    if cached is None:
+        rules = _anti_unify(last, partner)
+    else:
+        _ANTI_UNIFIED.move_to_end(key)
+        (was_last, was_partner, was_at), rules = cached
+        if (was_last.edit, was_partner.edit, was_at) == (last.edit, partner.edit, here):
+            return rules
+        rules = _moved(rules, here - was_at, last, partner)
+    _ANTI_UNIFIED[key] = ((last, partner, here), rules)
+    if len(_ANTI_UNIFIED) > _RULES_SIZE:
+        _ANTI_UNIFIED.popitem(last=False)
+    return rules
+
+
+def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
+    """What :func:`_anti_unify` reads of ``ex``, and where that starts in its
+    window: the text from the gap before the widest left context
+    (``_MAX_CONTEXT_TOKENS`` tokens) through the gap after the widest right
+    one — from the window's edge when fewer tokens stand there — widened to
+    the start of the change's line (which the prose and comment facts read);
+    in both texts, with the change's place in it. Two examples of one local
+    key anti-unify alike with any partner, up to their position."""
+    cached = ex.__dict__.get("_local_key")
+    if cached is not None:
+        return cached
+    b_toks, a_toks, p, s = ex.b_toks, ex.a_toks, ex.p, ex.s
+    reach = _MAX_CONTEXT_TOKENS + 1
+    change = ex.edit.start - ex.window_start
+    first = min([change, *(toks[p].start for toks in (b_toks, a_toks) if p < len(toks))])
+    start = min(b_toks[p - reach].end if p >= reach else 0, ex.before.rfind("\n", 0, first) + 1)
+    b_end = b_toks[len(b_toks) - s + reach - 1].start if s >= reach else len(ex.before)
+    a_end = a_toks[len(a_toks) - s + reach - 1].start if s >= reach else len(ex.after)
+    key = (
+        ex.before[start:b_end],
+        ex.after[start:a_end],
+        change - start,
+        ex.edit.old,
+        ex.edit.new,
+        min(p, reach),
+        min(s, reach),
+    )
+    ex.__dict__["_local_key"] = found = (key, start)  # frozen dataclass: a memo, not state
+    return found
+
+
+# (last example's local key, its partner's) -> ((the examples they were made
+# or last moved for, where the last's local text starts), their rules)
+_ANTI_UNIFIED: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample, int], list[Rule]]] = OrderedDict()
 
 
 # (last example's key, the agreeing earlier example's key) ->
