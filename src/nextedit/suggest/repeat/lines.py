@@ -244,6 +244,9 @@ def _blocks(
     # stands where its text fills a line after the indent (what _lines_at and
     # _relative would say, without building either)
     one_line = len(before) == 1 and first.strip() == first != ""
+    # the developer's own edits, a handful near each other: most lines lie outside their span
+    ex_lo = min((xs for xs, _ in exclude), default=0)
+    ex_hi = max((xe for _, xe in exclude), default=-1)
     pos = text.find(first)
     hits = 0
     while pos >= 0:
@@ -253,7 +256,9 @@ def _blocks(
         ls = text.rfind("\n", 0, pos) + 1
         indent = text[ls:pos]
         block = None
-        if indent.strip(" \t") == "" and not any(ls <= xe and xs <= ls for xs, xe in exclude):
+        if indent.strip(" \t") == "" and not (
+            ex_lo <= ls <= ex_hi and any(ls <= xe and xs <= ls for xs, xe in exclude)
+        ):
             if one_line:
                 after = pos + len(first)
                 le = text.find("\n", after)
