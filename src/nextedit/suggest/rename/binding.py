@@ -47,7 +47,9 @@ def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int
     """Silence unless NEW parses as an identifier at the site and names nothing
     that existed before (else the developer re-pointed a use at another
     binding, which is not a rename). An edit that changed more than the name
-    counts only at a definition (``def foo(a)`` → ``def bar(a, b)``)."""
+    counts only at a definition (``def foo(a)`` → ``def bar(a, b)``); a
+    whole module swapped in its import (``import subprocess`` → ``import
+    sys``) is a new dependency, not a new name."""
     from nextedit.syntax import scopes
 
     document = state.document
@@ -58,10 +60,11 @@ def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int
         found = scopes.identifier_at(state.syntax, source, start_b)
         if found is None or found[0] != start_b or found[1] != end_b:
             return SilenceReason.NO_EVIDENCE
-        if not ev.pure:
-            node = state.syntax.root.named_descendant_for_byte_range(start_b, end_b)
-            if node is None or not is_definition_name(node):
-                return SilenceReason.NO_EVIDENCE
+        node = state.syntax.root.named_descendant_for_byte_range(start_b, end_b)
+        if not ev.pure and (node is None or not is_definition_name(node)):
+            return SilenceReason.NO_EVIDENCE
+        if node is not None and _imports_a_whole_module(node):
+            return SilenceReason.NO_EVIDENCE
         ranges = scopes.binding_occurrences(state.syntax, source, start_b) or []
     except QueryError:  # a grammar whose scope queries do not compile
         log.exception("rename: resolving the new name failed")
@@ -394,6 +397,21 @@ def is_definition_name(node: Node) -> bool:
         if child is not None and child.start_byte == node.start_byte and child.end_byte == node.end_byte:
             return True
     return False
+
+
+def _imports_a_whole_module(node: Node) -> bool:
+    """Whether ``node`` names the module of a whole-module import, unaliased
+    (Python's ``import subprocess``): changing it swaps one dependency for
+    another whose members differ (``subprocess.run`` has no ``sys.run``), so
+    the module's uses are no rename of it."""
+    path = node.parent
+    statement = path.parent if path is not None else None
+    return (
+        path is not None
+        and path.type == "dotted_name"
+        and statement is not None
+        and statement.type == "import_statement"
+    )
 
 
 def in_import(node: Node) -> bool:

@@ -33,10 +33,13 @@ function of the nearest occurrence (else that occurrence alone). An editor
 applying it and asking again gets the next group (NES style). ``rename``
 itself always carries every occurrence.
 
-Silence when: the edit is not an identifier change; ``NEW`` is a strict
-prefix of ``OLD`` (backspacing) or does not parse as an identifier; the
-developer earlier renamed ``NEW`` to ``OLD`` (that would rename back); every
-occurrence already reads ``NEW``.
+Silence when: the edit is not an identifier change; ``OLD`` is a name the
+language predeclares (``grammars/<language>/builtins.txt``: Go's
+``string``, Ruby's ``warn``) and the file does not define it — the
+developer replaced one use of the builtin, which is no rename of it;
+``NEW`` is a strict prefix of ``OLD`` (backspacing) or does not parse as an
+identifier; the developer earlier renamed ``NEW`` to ``OLD`` (that would
+rename back); every occurrence already reads ``NEW``.
 
 Owns the suggester itself: evidence in, candidates (or a reason for
 silence) out. Its parts live beside it: :mod:`nextedit.suggest.rename.evidence`
@@ -88,6 +91,7 @@ from nextedit.suggest.rename.occurrences import (
 )
 from nextedit.suggest.similarity import line_similarity, neighbour_similarity
 from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
+from nextedit.syntax.builtins import builtin_names
 from nextedit.text import utf8
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
@@ -174,6 +178,9 @@ class RenameSuggester:
             ranges_before = resolved.ranges
         else:
             ranges_before = token_occurrences(before.text, anchor_before)
+        if (resolved is None or not resolved.defined_here) and _is_builtin(context, old):
+            log.debug("rename %s→%s: %s is the language's, not a binding of the file", old, new, old)
+            return SilenceReason.NO_CANDIDATES
         file_level = resolved is not None and resolved.file_level
 
         edits = _remaining(text, ranges_before, sites, old, new)
@@ -300,6 +307,13 @@ def _rename_features(ev: RenameEvidence, rank: int, **fields: Any) -> CandidateF
     )
 
 
+def _is_builtin(context: SuggestContext, name: str) -> bool:
+    """Whether ``name`` is one the document's language predeclares (Go's
+    ``string``, Ruby's ``warn``): replacing a use of it is no rename of it."""
+    language = context.language
+    return language is not None and name in builtin_names(language)
+
+
 def _anchor_is_member(state: DocumentStateView, ev: RenameEvidence) -> bool:
     """Whether the renamed site is a member name (``obj.name``)."""
     if state.syntax is None:
@@ -325,6 +339,8 @@ def _text_candidates(
     never another local variable of the same name."""
     text = context.text
     old, new = ev.old, ev.new
+    if _is_builtin(context, old):
+        return []  # the same name elsewhere is the language's
     taken = {e.start_cp for c in binding for e in c.edits}
     starts = [s for s in word_starts(text, old) if s not in taken]
     if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:

@@ -19,7 +19,9 @@ insertion or deletion seen only once, an identifier grown into another — the
 rename suggester's job) or matches too many sites to be a targeted change —
 unless the developer made that very change three times in a row, each
 below (or above) the last: then the next match in that direction is offered
-(the synthesis's walk).
+(the synthesis's walk). A site is never offered where the change would
+delete a parameter the function still reads or an import the file still
+uses (:mod:`nextedit.suggest.imports`): the developer kept those on purpose.
 
 Must not know about LSP/ACP or position encodings.
 """
@@ -31,6 +33,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
+from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites
@@ -164,9 +167,12 @@ class RepeatEditSuggester:
 
         def not_ours(start: int, end: int, new: str) -> bool:
             """An identifier's rename is the rename suggester's (it knows the
-            binding); a parameter the function still reads was kept on purpose."""
-            return _renames_an_identifier(context.text, start, end, new, renames, category) or deletes_a_used_parameter(
-                context, start, end, new
+            binding); a parameter the function still reads, an import the
+            file still uses, were kept on purpose."""
+            return (
+                _renames_an_identifier(context.text, start, end, new, renames, category)
+                or deletes_a_used_parameter(context, start, end, new)
+                or deletes_a_used_import(context, start, end, new)
             )
 
         candidates = [
