@@ -13,6 +13,13 @@ correct only if *every* region it changes is one the developer would change;
 the whole set is offered separately as ``searchAndReplace`` by
 :mod:`nextedit.suggest.repeat.search_replace`.
 
+An identifier the developer renamed twice in the same surroundings is a
+candidate here too: the rename suggester renames one binding, and the same
+name renamed the same way in another scope (another function's local, a name
+defined in another file) is no occurrence of it; the ranker weighs both. A
+rename seen once, or of a member or path (``obj.name``: renamed by its
+receiver in every scope), is the rename suggester's alone.
+
 Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
 insertion or deletion seen only once, an identifier grown into another — the
@@ -165,12 +172,15 @@ class RepeatEditSuggester:
         renames = _renamed_pairs(context)
         category = categorizer(context) if renames else None
 
-        def not_ours(start: int, end: int, new: str) -> bool:
-            """An identifier's rename is the rename suggester's (it knows the
-            binding); a parameter the function still reads, an import the
-            file still uses, were kept on purpose."""
+        def not_ours(start: int, end: int, new: str, examples: int) -> bool:
+            """A rename seen once (or of a member) is the rename suggester's (it
+            knows the binding); a parameter the function still reads, an import
+            the file still uses, were kept on purpose."""
             return (
-                _renames_an_identifier(context.text, start, end, new, renames, category)
+                (
+                    (examples < 2 or _after_a_receiver(context.text, start))
+                    and _renames_an_identifier(context.text, start, end, new, renames, category)
+                )
                 or deletes_a_used_parameter(context, start, end, new)
                 or deletes_a_used_import(context, start, end, new)
             )
@@ -178,7 +188,7 @@ class RepeatEditSuggester:
         candidates = [
             c
             for c in _line_candidates(context, self.name)
-            if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text)
+            if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:
             rule = proposal.rule
@@ -187,7 +197,7 @@ class RepeatEditSuggester:
             for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
                 if context.cancelled():
                     return SilenceReason.CANCELLED
-                if not_ours(site.start, site.end, site.new_text):
+                if not_ours(site.start, site.end, site.new_text, rule.evidence):
                     continue
                 candidates.append(
                     Candidate(
@@ -235,6 +245,17 @@ def _renames_an_identifier(
         return False
     where = category(ws, we) if category is not None else None
     return where is not None and where[0] == "code"
+
+
+def _after_a_receiver(text: str, start: int) -> bool:
+    """The name at ``start`` is a member or path (``obj.name``, ``Type::name``,
+    ``ptr->name``): the rename suggester renames those by their receiver in
+    every scope, so it stays theirs however often the developer renamed it."""
+    ws = start
+    while ws > 0 and WORD_RE.match(text, ws - 1):
+        ws -= 1
+    before = text[max(0, ws - 8) : ws].rstrip()
+    return before.endswith((".", "::", "->"))
 
 
 def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:

@@ -1,0 +1,37 @@
+"""A rename the binding does not explain is still a repeated edit, once the developer made it twice.
+
+The rename suggester renames the rest of one binding; the same name renamed
+the same way in another scope (another function's local, a name defined in
+another file) is no occurrence of that binding. When the developer renamed
+it twice in the same surroundings, the repeat suggester offers it where
+those surroundings stand again; the learned ranker weighs it. A rename seen
+once, or of a member (``self.size``: renamed by its receiver in every
+scope), stays the rename suggester's alone.
+"""
+
+from __future__ import annotations
+
+from tests.test_repeat_abilities import Script
+
+TEXT = "".join(f"def {f}(request):\n    config = load()\n    send(request, config)\n\n\n" for f in "abc")
+
+
+def test_a_rename_made_twice_in_the_same_surroundings_is_a_repeat_candidate_in_another_function() -> None:
+    script = Script(TEXT)
+    script.change("config = load()", "settings = load()", 0)
+    script.change("config = load()", "settings = load()", 0)  # function b's
+    assert any(t.count("settings = load()") == 3 for t in script.applied("repeat"))
+
+
+def test_a_rename_made_once_is_left_to_the_rename_suggester() -> None:
+    script = Script(TEXT)
+    script.change("config = load()", "settings = load()", 0)
+    assert not any(t.count("settings = load()") == 2 for t in script.applied("repeat"))
+
+
+def test_a_member_renamed_twice_stays_the_rename_suggesters() -> None:
+    text = "".join(f"    def {f}(self):\n        use(self.size)\n\n" for f in "abc")
+    script = Script("class Box:\n" + text)
+    script.change("self.size", "self.volume", 0)
+    script.change("self.size", "self.volume", 0)
+    assert not any(t.count("self.volume") == 3 for t in script.applied("repeat"))
