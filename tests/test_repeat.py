@@ -342,3 +342,16 @@ def test_nearest_site_after_cursor_then_wrap(cursor_line: int) -> None:
     else:
         # line 9 starts at the cursor; then wrap to the top
         assert lines == [9, 0, 1, 2, 3, 4, 6, 7, 8]
+
+
+def test_a_blank_before_a_name_is_not_taken_from_a_line_s_indentation() -> None:
+    """``print name`` -> ``print(name)`` gives a rule whose context is the
+    blank before ``name``; in ``    name = argv[0]`` that blank is the line's
+    indentation, and rewriting it there re-indents the line: no candidate,
+    whatever the ranker would make of it."""
+    ed = Editor(PY_PRINT)
+    ed.change("print name", "print(name)")
+    found = RepeatEditSuggester().propose(suggest_context(ed, syntax=True))
+    assignment = PY_PRINT.index("    name = ")
+    starts = [c.edits[0].start_cp for c in found] if isinstance(found, list) else []
+    assert not [s for s in starts if assignment <= s < assignment + 4]

@@ -53,6 +53,7 @@ from nextedit.suggest.signature import deletes_a_used_parameter
 from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
+from nextedit.text import common_affixes
 from nextedit.text.lexical import WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
@@ -197,7 +198,9 @@ class RepeatEditSuggester:
             for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
                 if context.cancelled():
                     return SilenceReason.CANCELLED
-                if not_ours(site.start, site.end, site.new_text, rule.evidence):
+                if not_ours(site.start, site.end, site.new_text, rule.evidence) or _reindents_unlike(
+                    context.text, site.start, site.end, site.new_text, rule.examples[-1]
+                ):
                     continue
                 candidates.append(
                     Candidate(
@@ -245,6 +248,33 @@ def _renames_an_identifier(
         return False
     where = category(ws, we) if category is not None else None
     return where is not None and where[0] == "code"
+
+
+def _reindents_unlike(text: str, start: int, end: int, new: str, example: PastEdit) -> bool:
+    """A change within one line that begins inside the line's indentation,
+    where the example's (within one line too) began among its line's text: a
+    rule whose context is a blank before a name (``print name`` ->
+    ``print(name)``) also matches the last blank of an indented
+    ``name = …``, and rewriting it there would re-indent the line, not
+    repeat the edit. A change that takes the rest of its line, or whole
+    lines, is not judged here."""
+    if "\n" in text[start:end] or "\n" in new or "\n" in example.old or "\n" in example.new:
+        return False
+    le = text.find("\n", end)
+    if not text[end : len(text) if le < 0 else le].strip():
+        return False  # nothing of the line stays after it: the line's text is replaced or removed whole
+    return _in_indentation(text, start) and not _in_indentation(
+        text, example.start + common_affixes(example.old, example.new)[0]
+    )
+
+
+def _in_indentation(text: str, at: int) -> bool:
+    """``at`` lies before the first non-blank character of a line that has one."""
+    ls = text.rfind("\n", 0, at) + 1
+    le = text.find("\n", at)
+    line = text[ls : len(text) if le < 0 else le]
+    body = line.lstrip(" \t")
+    return bool(body.strip()) and at < ls + len(line) - len(body)
 
 
 def _after_a_receiver(text: str, start: int) -> bool:
