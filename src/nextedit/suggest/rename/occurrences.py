@@ -47,14 +47,20 @@ def shorthand_fields(state: DocumentStateView, edits: list[TextEditCp], old: str
         # dict's ``{new: old}`` is not ``{new}`` (a set)
         return list(edits)
     root = state.syntax.root
-    source = document.source_bytes
-    key = utf8(new)
+    text = document.text
+    # only an occurrence the text says may be a field is looked up in the
+    # tree (and converted to bytes for it): a name used thousands of times
+    # has a handful of such places
+    maybe = [e.start_cp for e in edits if _may_be_field(text, e.start_cp, e.end_cp, new)]
+    at_byte = dict(zip(maybe, document.byte_offsets_at(maybe), strict=True))
+    old_len = len(utf8(old))
     out: list[TextEditCp] = []
-    for edit, b in zip(edits, document.byte_offsets_at([e.start_cp for e in edits]), strict=True):
-        if not _may_be_field(source, b, b + len(utf8(old)), key):
+    for edit in edits:
+        b = at_byte.get(edit.start_cp)
+        if b is None:
             out.append(edit)  # no field syntax can hold it: no node lookup
             continue
-        node = root.named_descendant_for_byte_range(b, b + len(utf8(old)))
+        node = root.named_descendant_for_byte_range(b, b + old_len)
         parent = node.parent if node is not None else None
         if node is None or parent is None:
             out.append(edit)
@@ -106,42 +112,42 @@ def _has_shorthands(language: str) -> bool:
     return any(lang.id_for_node_kind(kind, True) is not None for kind in _FIELD_SYNTAX[:3])
 
 
-def _may_be_field(source: bytes, start: int, end: int, new: bytes) -> bool:
-    """Whether the occurrence ``source[start:end]`` can be a shorthand (after
+def _may_be_field(text: str, start: int, end: int, new: str) -> bool:
+    """Whether the occurrence ``text[start:end]`` can be a shorthand (after
     ``{``, ``,``, an attribute's ``]`` or a comment, and before ``,``,
     ``}``, a default's ``=`` or a comment) or the value of a key that reads
     ``new`` (``new: old``); a line break on either side keeps it possible.
     A cheap necessary condition: the syntax tree decides."""
-    if _may_follow(source, start, b"/\\{,]") and _may_precede(source, end, b",}=/"):
+    if _may_follow(text, start, "/\\{,]") and _may_precede(text, end, ",}=/"):
         return True
-    if not _may_follow(source, start, b":"):
+    if not _may_follow(text, start, ":"):
         return False
-    colon = source.rfind(b":", 0, start)
-    head = source[max(0, colon - len(new) - 64) : colon].rstrip()
-    if head.endswith(b"/"):
+    colon = text.rfind(":", 0, start)
+    head = text[max(0, colon - len(new) - 64) : colon].rstrip()
+    if head.endswith("/"):
         return True  # a comment between the key and its colon
     if not head.endswith(new):
         return False
     before = head[: len(head) - len(new)]
-    return not before or not is_word_char(before[-1:].decode("latin-1"))
+    return not before or not is_word_char(before[-1])
 
 
-def _may_follow(source: bytes, at: int, chars: bytes) -> bool:
-    """Whether the last non-blank byte before ``at`` is one of ``chars``, or
-    is on an earlier line (where a comment may end)."""
+def _may_follow(text: str, at: int, chars: str) -> bool:
+    """Whether the last non-blank character before ``at`` is one of ``chars``,
+    or is on an earlier line (where a comment may end)."""
     i = at - 1
-    while i >= 0 and source[i] in b" \t\f\v":
+    while i >= 0 and text[i] in " \t\f\v":
         i -= 1
-    return i >= 0 and (source[i] in chars or source[i] in b"\r\n")
+    return i >= 0 and (text[i] in chars or text[i] in "\r\n")
 
 
-def _may_precede(source: bytes, at: int, chars: bytes) -> bool:
-    """Whether the first non-blank byte from ``at`` is one of ``chars``, or
-    is on a later line (or the text ends)."""
+def _may_precede(text: str, at: int, chars: str) -> bool:
+    """Whether the first non-blank character from ``at`` is one of ``chars``,
+    or is on a later line (or the text ends)."""
     i = at
-    while i < len(source) and source[i] in b" \t\f\v":
+    while i < len(text) and text[i] in " \t\f\v":
         i += 1
-    return i >= len(source) or source[i] in chars or source[i] in b"\r\n"
+    return i >= len(text) or text[i] in chars or text[i] in "\r\n"
 
 
 def diagnosed_occurrence(context: SuggestContext, edits: Sequence[TextEditCp]) -> TextEditCp | None:
