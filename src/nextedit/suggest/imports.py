@@ -25,6 +25,7 @@ import re
 from tree_sitter import Node
 
 from nextedit.suggest.suggester import SuggestContext
+from nextedit.text import common_affixes
 
 __all__ = ["deletes_a_used_import", "imported_names"]
 
@@ -51,12 +52,9 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
         return False
     text = context.text
     # the change itself, without the text it keeps on either side
-    old = text[start_cp:end_cp]
-    keep = _common_prefix(old, new_text)
-    start_cp, old, new_text = start_cp + keep, old[keep:], new_text[keep:]
-    keep = _common_prefix(old[::-1], new_text[::-1])
-    end_cp -= keep
-    if new_text[: len(new_text) - keep].strip() or end_cp <= start_cp:
+    pre, suf = common_affixes(text[start_cp:end_cp], new_text)
+    start_cp, end_cp = start_cp + pre, end_cp - suf
+    if new_text[pre : len(new_text) - suf].strip() or end_cp <= start_cp:
         return False
     if not _MAY_IMPORT.search(text, start_cp, end_cp):
         return False  # no parse for a deletion that cannot hold an import
@@ -106,14 +104,6 @@ def imported_names(node: Node) -> list[bytes]:
             skip = {c.id for f in fields if (c := n.child_by_field_name(f)) is not None}
             stack.extend(c for c in n.named_children if c.id not in skip)
     return names
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
 
 
 def _nodes_within(node: Node, start_b: int, end_b: int) -> list[Node]:
