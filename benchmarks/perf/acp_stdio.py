@@ -63,7 +63,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT.parent / "shared" / "traces" / "keystrokes"
@@ -543,9 +543,7 @@ def markdown(results: dict[str, Any]) -> str:
     out = [
         "# nextedit acp over stdio: performance",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}",
+        *metadata_lines(results),
         "",
     ]
     for k in results.get("keystrokes", []):

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -243,9 +243,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# nextedit acp: waiting on a slow suggest",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}  ",
+        *metadata_lines(results, more=True),
         f"Agent sources: {results['agent']}; {results['reps']} fresh processes per scenario; "
         f"file {results['file']['lines']} lines / {results['file']['chars']} chars of standard-library "
         f'Python; the action is sent {results["delay_ms"]:.0f} ms after the suggest (`"""` typed at line 5 '

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from agent_cpu import cpu_ns  # noqa: E402
 from lsp_framing import frame, python_source, read_frame  # noqa: E402
-from results_file import run_metadata, write_results  # noqa: E402
+from results_file import metadata_lines, run_metadata, write_results  # noqa: E402
 
 URI = "file:///bench/big.py"
 
@@ -91,9 +91,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# First suggestion of an `nextedit lsp` process after opening a file",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}",
+        *metadata_lines(results),
         "",
         f"A fresh server per sample; a {results['lines']}-line Python file opened, a pause, a local",
         "renamed, then `textDocument/copilotInlineEdit`. CPU = the server's CPU (every thread) from",

@@ -41,7 +41,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 from nextedit.session import Session
 from nextedit.text import Position, Range, TextChange
@@ -194,9 +194,7 @@ def markdown(results: dict[str, Any]) -> str:
     out = [
         "# Memory per open document (beyond the tree-sitter tree)",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}",
+        *metadata_lines(results),
         "",
         "Held = Python allocations still alive (tracemalloc) for one document after `did_open`, "
         f"{results['rows'][0]['keystrokes']} edits and one `nes/suggest`; ratio = held ÷ the text's UTF-8 size. "

@@ -28,6 +28,16 @@ def run_metadata(argv: Sequence[str] | None) -> dict[str, str]:
     }
 
 
+def metadata_lines(results: dict[str, Any], *, more: bool = False) -> list[str]:
+    """The record's command, machine and date as markdown lines (a hard
+    break after each; after the date too when ``more`` text follows it)."""
+    return [
+        f"Command: `{results['command']}`  ",
+        f"Machine: {results['machine']}  ",
+        f"Date: {results['date']}" + ("  " if more else ""),
+    ]
+
+
 def write_results(
     out: Path, results: dict[str, Any], notes: Path | None, markdown: Callable[[dict[str, Any]], str]
 ) -> None:

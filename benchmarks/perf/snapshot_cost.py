@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_cpu import cpu_ns
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -157,9 +157,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# nes/suggest: agent CPU, before and after",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}  ",
+        *metadata_lines(results, more=True),
         f"{results['suggests']} suggests after a rename in a {results['file_lines']}-line Python file, "
         f"every suggester; the two agents interleaved. Before: `{results['before']}`.",
         "",

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_cpu import cpu_ns
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -216,9 +216,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# nextedit acp: spawn → initialize",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}  ",
+        *metadata_lines(results, more=True),
         f"Agent sources: {results['agent']}; {results['runs']} runs per scenario, interleaved.",
         "",
         "Wall: from just before spawning until the answer was read. CPU: the agent process's "

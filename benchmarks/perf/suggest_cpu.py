@@ -71,7 +71,7 @@ from typing import Any
 
 from agent_cpu import cpu_ns
 from languages import LANGUAGES, Source, source
-from results_file import run_metadata, write_results
+from results_file import metadata_lines, run_metadata, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -603,9 +603,7 @@ def markdown(results: dict[str, Any]) -> str:
     out = [
         "# Agent CPU per nes/suggest, beside a do-nothing agent",
         "",
-        f"Command: `{results['command']}`  ",
-        f"Machine: {results['machine']}  ",
-        f"Date: {results['date']}",
+        *metadata_lines(results),
         *(["Agent started with `gc.freeze()` after its imports (`--gc-freeze`)."] if results.get("gc_freeze") else []),
         "",
         "CPU = the agent's CPU time (`/proc/PID/task/*/schedstat`) from writing the request until it has answered it and a probe "
