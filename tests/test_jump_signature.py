@@ -256,3 +256,46 @@ def test_calls_already_resolved_on_this_version_give_the_same_answer():
         assert out
         answers.append([(s.kind, apply_edits_to(editor.text(uri), s, ENC), s.evidence[1:]) for s in out])
     assert answers[0] == answers[1]
+
+
+def _signature_after_editing_a_parsed_file(text: str, old: str, new: str, parse_first: bool) -> tuple[list, bool]:
+    """The signature suggester's answers (kind, text after applying, evidence)
+    after the developer replaced ``old`` by ``new`` in a Python file parsed
+    since it was opened — with or without a re-parse before the suggest —
+    and whether a re-parse was still pending after it."""
+    uri = "file:///w/a.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    state = editor.session.documents[uri]
+    assert state.syntax is not None
+    state.syntax.root  # noqa: B018 - the first parse: what follows is an edit of a parsed file
+    i = text.index(old)
+    cursor = editor.replace(uri, i, i + len(old), new)
+    assert state.syntax.reparse_pending
+    if parse_first:
+        state.syntax.root  # noqa: B018 - a reader re-parsed before the suggest
+    out = [s for s in editor.suggest(uri, cursor) if s.suggester == "signature"]
+    answers = [(s.kind, apply_edits_to(editor.text(uri), s, ENC), s.evidence[1:]) for s in out]
+    return answers, state.syntax.reparse_pending
+
+
+def test_a_parameter_list_edit_leads_to_the_calls_without_a_re_parse() -> None:
+    """Edits inside the parameter list since the last parse leave every call
+    outside it as parsed: the calls are read on the last parse, offsets
+    moved (tree-sitter's re-parse of a file costs time linear in its
+    top-level nodes, ~20 ms at 100k lines). The answer is the one read on
+    a re-parsed tree."""
+    answers, pending = _signature_after_editing_a_parsed_file(PY, ", unit", "", parse_first=False)
+    assert answers and answers[0][0] == "edit" and answers[0][1].count("area(1, 2)") == 1
+    assert pending  # nobody re-parsed
+    assert answers == _signature_after_editing_a_parsed_file(PY, ", unit", "", parse_first=True)[0]
+
+
+def test_a_parameter_named_like_its_function_needs_the_re_parse() -> None:
+    """A parameter named like the function shadows it in the body: which
+    calls are the function's changes with the list, so the calls are read
+    on the re-parsed tree — the same answer either way."""
+    text = PY.replace("return width * height", "return width * height + area(0, 0, 'x')")
+    answers, pending = _signature_after_editing_a_parsed_file(text, "unit", "unit, area", parse_first=False)
+    assert not pending
+    assert answers == _signature_after_editing_a_parsed_file(text, "unit", "unit, area", parse_first=True)[0]

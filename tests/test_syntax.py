@@ -1063,3 +1063,24 @@ def test_binding_occurrences_shows_each_classified_node_to_visit_once():
     again: list[int] = []
     assert binding_occurrences(tree, src, 4, lambda start, node, parent: again.append(start)) == got
     assert again == []  # classified already on this version: nothing to show
+
+
+def test_a_tree_exact_outside_the_edits_is_the_last_parse_offsets_moved() -> None:
+    """``exact_outside(lo, hi)``: when every edit since the last parse lies in
+    ``[lo, hi)``, the last parse with offsets moved, and nothing re-parsed;
+    when one reaches outside (or nothing is pending), the tree itself."""
+    text = "def a(x):\n    return x\n\n\ndef b():\n    return 2\n"
+    document, tree = _parsed_then_edited(text, 0, 7, 7, ", y")
+    source = document.source_bytes
+    params = source.index(b"(x, y)")
+    view = tree.exact_outside(params + 1, params + len(b"(x, y)") - 1)
+    assert view is not tree and tree.reparse_pending
+    b = source.index(b"def b")
+    node = view.root.named_descendant_for_byte_range(b, b + 3)
+    assert node is not None and node.type == "function_definition" and node.start_byte == b
+    assert tree.reparse_pending  # reading the view parsed nothing
+    assert tree.exact_outside(params + 2, params + 4) is tree  # the edit reaches outside the span
+    _edit(document, tree, 5, 11, 12, "3")
+    assert tree.exact_outside(params + 1, params + len(b"(x, y)") - 1) is tree  # a second edit, far away
+    tree.root  # noqa: B018
+    assert tree.exact_outside(0, 1) is tree  # nothing pending

@@ -37,6 +37,7 @@ import difflib
 import functools
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tree_sitter import Language, Node
 
@@ -44,6 +45,9 @@ from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text.lexical import NAME_RE, WORD_CHAR
+
+if TYPE_CHECKING:
+    from nextedit.syntax.tree import SyntaxTree
 
 __all__ = ["SignatureSuggester", "deletes_a_used_parameter", "split_parameters"]
 
@@ -153,9 +157,11 @@ class SignatureSuggester:
         # whether the edit can be in a parameter list at all (most edits are
         # not): only then pay the re-parse. Asked whether or not another
         # reader re-parsed already, so the answer does not depend on it.
-        if _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True)) is None:
+        stale = _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True))
+        if stale is None:
             return None
-        params = _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b))
+        syntax = _syntax_for_calls(state.syntax, stale, source)
+        params = _parameter_list(scopes.enclosing_node(syntax, start_b, end_b))
         if params is None or not (params.start_byte <= start_b and end_b <= params.end_byte):
             return None
         definition = params.parent
@@ -180,7 +186,7 @@ class SignatureSuggester:
         # called by name never pays a pass over the whole file
         unique = functools.cache(lambda: _one_definition_named(source, fname))
 
-        comments = _comment_kinds(state.syntax.tree.language)
+        comments = _comment_kinds(syntax.tree.language)
 
         def read(ident: Node, parent: Node | None) -> tuple[int, int]:
             """(number of arguments, where the argument list starts) of the
@@ -195,8 +201,8 @@ class SignatureSuggester:
         def note(start: int, ident: Node, parent: Node | None) -> None:
             calls[start] = read(ident, parent)
 
-        ranges = scopes.binding_occurrences(state.syntax, source, name_node.start_byte, note) or []
-        root = state.syntax.root
+        ranges = scopes.binding_occurrences(syntax, source, name_node.start_byte, note) or []
+        root = syntax.root
         cursor_b = document.byte_offset_at(context.cursor_cp)
         # the calls that fit the old arity and not the new one: how many (the
         # ranker reads it: every one is counted), the first and the first
@@ -402,6 +408,29 @@ def _parameter_list(node: Node | None) -> Node | None:
                 return node
         node = parent
     return None
+
+
+def _syntax_for_calls(syntax: SyntaxTree, stale_params: Node, source: bytes) -> SyntaxTree:
+    """The tree to read the definition's calls on: the last parse, offsets
+    moved (no re-parse), when every edit since lies inside the parameter
+    list ``stale_params`` (read on that tree), its brackets kept, and neither
+    the list before nor after names the function — the calls, all outside
+    the list, then read the same on it as on a fresh parse; else ``syntax``.
+    The parameter list itself is read as text."""
+    view = syntax.exact_outside(stale_params.start_byte + 1, stale_params.end_byte - 1)
+    definition = stale_params.parent
+    name = definition.child_by_field_name("name") if definition is not None else None
+    parsed = syntax.parsed()
+    if view is syntax or name is None or parsed is None:
+        return syntax
+    old = parsed[1]
+    word = _word(source[name.start_byte : name.end_byte])
+    old_end = stale_params.end_byte - (len(source) - len(old))
+    if word.search(source, stale_params.start_byte, stale_params.end_byte) or word.search(
+        old, stale_params.start_byte, old_end
+    ):
+        return syntax  # a parameter named like the function: its calls in the body may change binding
+    return view
 
 
 def _still_used(definition: Node, source: bytes, before: list[str], removed: int) -> bool:
