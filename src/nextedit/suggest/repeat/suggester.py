@@ -18,7 +18,10 @@ candidate here too: the rename suggester renames one binding, and the same
 name renamed the same way in another scope (another function's local, a name
 defined in another file) is no occurrence of it; the ranker weighs both. A
 rename seen once, or of a member or path (``obj.name``: renamed by its
-receiver in every scope), is the rename suggester's alone.
+receiver in every scope), is the rename suggester's alone — unless the new
+name stood in the file already (``Ordering::SeqCst`` -> ``Ordering::Relaxed``):
+a use re-pointed at another name is no rename, and the rename suggester
+leaves it.
 
 Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
@@ -54,7 +57,7 @@ from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text import common_affixes
-from nextedit.text.lexical import WORD_RE
+from nextedit.text.lexical import WORD_CHAR_RE, WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
@@ -289,13 +292,32 @@ def _after_a_receiver(text: str, start: int) -> bool:
 
 
 def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
-    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent edits."""
-    pairs = set()
+    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent
+    edits to a name that was not there before (a use re-pointed at a name
+    the file already had is no rename: the rename suggester leaves it)."""
+    pairs: dict[tuple[str, str], int] = {}
     for edit in context.edits[-_HISTORY:]:
         found = identifier_renames(edit)
         if found is not None:
-            pairs.add((found[0], found[1]))
-    return pairs
+            key = (found[0], found[1])
+            pairs[key] = pairs.get(key, 0) + len(found[2])
+    return {pair for pair, made in pairs.items() if not _stands_more_often(context.text, pair[1], made)}
+
+
+def _stands_more_often(text: str, name: str, made: int) -> bool:
+    """Whether ``name`` stands in ``text`` as a whole word more than ``made``
+    times: somewhere the developer did not put it (``str.find``: the scan
+    stops at the first extra one)."""
+    count = 0
+    end = len(name)
+    i = text.find(name)
+    while i >= 0:
+        if not (i > 0 and WORD_CHAR_RE.match(text, i - 1)) and not WORD_CHAR_RE.match(text, i + end):
+            count += 1
+            if count > made:
+                return True
+        i = text.find(name, i + end)
+    return False
 
 
 def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
