@@ -295,28 +295,42 @@ def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
     """``(OLD, NEW)`` of the identifiers the developer renamed in the recent
     edits to a name that was not there before (a use re-pointed at a name
     the file already had is no rename: the rename suggester leaves it)."""
-    pairs: dict[tuple[str, str], int] = {}
+    made: dict[tuple[str, str], int] = {}
+    near: dict[tuple[str, str], int] = {}
     for edit in context.edits[-_HISTORY:]:
         found = identifier_renames(edit)
         if found is not None:
-            key = (found[0], found[1])
-            pairs[key] = pairs.get(key, 0) + len(found[2])
-    return {pair for pair, made in pairs.items() if not _stands_more_often(context.text, pair[1], made)}
+            pair = (found[0], found[1])
+            made[pair] = made.get(pair, 0) + len(found[2])
+            near[pair] = found[2][0]
+    return {pair for pair, n in made.items() if not _stands_more_often(context.text, pair[1], n, near[pair])}
 
 
-def _stands_more_often(text: str, name: str, made: int) -> bool:
-    """Whether ``name`` stands in ``text`` as a whole word more than ``made``
-    times: somewhere the developer did not put it (``str.find``: the scan
-    stops at the first extra one)."""
-    count = 0
+# how far from the newest renamed site a new name is looked for, and how many
+# of its appearances (inside longer words too) are looked at: the look costs
+# the edit's surroundings, not the file
+_NAME_REACH = 50_000
+_NAME_HITS = 1_000
+
+
+def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
+    """Whether ``name`` stands as a whole word within ``_NAME_REACH``
+    characters of ``around`` more than ``made`` times: somewhere the developer
+    did not put it. A name found inside words more than ``_NAME_HITS`` times
+    there (``i``) is taken to stand there already."""
+    lo, hi = max(0, around - _NAME_REACH), min(len(text), around + _NAME_REACH)
+    count = hits = 0
     end = len(name)
-    i = text.find(name)
+    i = text.find(name, lo, hi)
     while i >= 0:
+        hits += 1
+        if hits > _NAME_HITS:
+            return True
         if not (i > 0 and WORD_CHAR_RE.match(text, i - 1)) and not WORD_CHAR_RE.match(text, i + end):
             count += 1
             if count > made:
                 return True
-        i = text.find(name, i + end)
+        i = text.find(name, i + end, hi)
     return False
 
 
