@@ -173,7 +173,7 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        renames = _renamed_pairs(context)
+        renames = _Renames(context)
         category = categorizer(context) if renames else None
 
         def not_ours(start: int, end: int, new: str, examples: int) -> bool:
@@ -233,7 +233,7 @@ def _renames_an_identifier(
     start: int,
     end: int,
     new: str,
-    renames: set[tuple[str, str]],
+    renames: _Renames,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> bool:
     """Whether replacing ``text[start:end]`` by ``new`` turns one whole
@@ -291,19 +291,36 @@ def _after_a_receiver(text: str, start: int) -> bool:
     return before.endswith((".", "::", "->"))
 
 
-def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
+class _Renames:
     """``(OLD, NEW)`` of the identifiers the developer renamed in the recent
-    edits to a name that was not there before (a use re-pointed at a name
-    the file already had is no rename: the rename suggester leaves it)."""
-    made: dict[tuple[str, str], int] = {}
-    near: dict[tuple[str, str], int] = {}
-    for edit in context.edits[-_HISTORY:]:
-        found = identifier_renames(edit)
-        if found is not None:
-            pair = (found[0], found[1])
-            made[pair] = made.get(pair, 0) + len(found[2])
-            near[pair] = found[2][0]
-    return {pair for pair, n in made.items() if not _stands_more_often(context.text, pair[1], n, near[pair])}
+    edits, as a container: a pair is in it unless NEW stood in the file
+    already (a use re-pointed at a name the file had is no rename: the
+    rename suggester leaves it). Asked only of the pairs a site would
+    repeat, once each."""
+
+    def __init__(self, context: SuggestContext) -> None:
+        self.text = context.text
+        self.made: dict[tuple[str, str], int] = {}  # how many sites the developer's renames gave NEW
+        self.near: dict[tuple[str, str], int] = {}  # the newest of them
+        for edit in context.edits[-_HISTORY:]:
+            found = identifier_renames(edit)
+            if found is not None:
+                pair = (found[0], found[1])
+                self.made[pair] = self.made.get(pair, 0) + len(found[2])
+                self.near[pair] = found[2][0]
+        self.verdicts: dict[tuple[str, str], bool] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.made)
+
+    def __contains__(self, pair: object) -> bool:
+        if pair not in self.made:
+            return False
+        assert isinstance(pair, tuple)
+        verdict = self.verdicts.get(pair)
+        if verdict is None:
+            verdict = self.verdicts[pair] = not _stands_more_often(self.text, pair[1], self.made[pair], self.near[pair])
+        return verdict
 
 
 # how far from the newest renamed site a new name is looked for, and how many
