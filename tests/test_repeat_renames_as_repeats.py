@@ -6,7 +6,8 @@ another file) is no occurrence of that binding. When the developer renamed
 it twice in the same surroundings, the repeat suggester offers it where
 those surroundings stand again; the learned ranker weighs it. A rename seen
 once, or of a member (``self.size``: renamed by its receiver in every
-scope), stays the rename suggester's alone.
+scope), stays the rename suggester's alone — unless the new name stood in
+the file already: a use re-pointed at another name is no rename.
 """
 
 from __future__ import annotations
@@ -35,3 +36,19 @@ def test_a_member_renamed_twice_stays_the_rename_suggesters() -> None:
     script.change("self.size", "self.volume", 0)
     script.change("self.size", "self.volume", 0)
     assert not any(t.count("self.volume") == 3 for t in script.applied("repeat"))
+
+
+def test_a_use_re_pointed_at_a_name_the_file_has_is_a_repeat_candidate() -> None:
+    """``Ordering::SeqCst`` -> ``Ordering::Relaxed`` where ``Relaxed`` is
+    already defined: no rename (the rename suggester leaves it: NEW was a
+    name already), so the same change where the same surroundings stand is
+    the repeat suggester's, even once and after a path."""
+    text = (
+        "enum Ordering { SeqCst, Relaxed }\n\n"
+        "fn set(yes: bool) {\n    FLAG.store(yes, Ordering::SeqCst)\n}\n\n"
+        "fn get() -> bool {\n    FLAG.load(Ordering::SeqCst)\n}\n"
+    )
+    script = Script(text, "rust", "file:///w/lib.rs")
+    script.change("Ordering::SeqCst)", "Ordering::Relaxed)", 0)
+    assert any("FLAG.load(Ordering::Relaxed)" in t for t in script.applied("repeat"))
+    assert not any(s == "rename" for s, *_ in script.changes())

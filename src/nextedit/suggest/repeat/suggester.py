@@ -18,7 +18,10 @@ candidate here too: the rename suggester renames one binding, and the same
 name renamed the same way in another scope (another function's local, a name
 defined in another file) is no occurrence of it; the ranker weighs both. A
 rename seen once, or of a member or path (``obj.name``: renamed by its
-receiver in every scope), is the rename suggester's alone.
+receiver in every scope), is the rename suggester's alone — unless the new
+name stood in the file already (``Ordering::SeqCst`` -> ``Ordering::Relaxed``):
+a use re-pointed at another name is no rename, and the rename suggester
+leaves it.
 
 Silence when: no history; the newest edits are formatting only or undo an
 earlier edit; the rule is ambiguous (a lone punctuation change, prose, an
@@ -54,7 +57,7 @@ from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text import common_affixes
-from nextedit.text.lexical import WORD_RE
+from nextedit.text.lexical import WORD_CHAR_RE, WORD_RE
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
@@ -170,7 +173,7 @@ class RepeatEditSuggester:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
         proposals = repeat_proposals(context)
-        renames = _renamed_pairs(context)
+        renames = _Renames(context)
         category = categorizer(context) if renames else None
 
         def not_ours(start: int, end: int, new: str, examples: int) -> bool:
@@ -230,7 +233,7 @@ def _renames_an_identifier(
     start: int,
     end: int,
     new: str,
-    renames: set[tuple[str, str]],
+    renames: _Renames,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> bool:
     """Whether replacing ``text[start:end]`` by ``new`` turns one whole
@@ -288,14 +291,64 @@ def _after_a_receiver(text: str, start: int) -> bool:
     return before.endswith((".", "::", "->"))
 
 
-def _renamed_pairs(context: SuggestContext) -> set[tuple[str, str]]:
-    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent edits."""
-    pairs = set()
-    for edit in context.edits[-_HISTORY:]:
-        found = identifier_renames(edit)
-        if found is not None:
-            pairs.add((found[0], found[1]))
-    return pairs
+class _Renames:
+    """``(OLD, NEW)`` of the identifiers the developer renamed in the recent
+    edits, as a container: a pair is in it unless NEW stood in the file
+    already (a use re-pointed at a name the file had is no rename: the
+    rename suggester leaves it). Asked only of the pairs a site would
+    repeat, once each."""
+
+    def __init__(self, context: SuggestContext) -> None:
+        self.text = context.text
+        self.made: dict[tuple[str, str], int] = {}  # how many sites the developer's renames gave NEW
+        self.near: dict[tuple[str, str], int] = {}  # the newest of them
+        for edit in context.edits[-_HISTORY:]:
+            found = identifier_renames(edit)
+            if found is not None:
+                pair = (found[0], found[1])
+                self.made[pair] = self.made.get(pair, 0) + len(found[2])
+                self.near[pair] = found[2][0]
+        self.verdicts: dict[tuple[str, str], bool] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.made)
+
+    def __contains__(self, pair: object) -> bool:
+        if pair not in self.made:
+            return False
+        assert isinstance(pair, tuple)
+        verdict = self.verdicts.get(pair)
+        if verdict is None:
+            verdict = self.verdicts[pair] = not _stands_more_often(self.text, pair[1], self.made[pair], self.near[pair])
+        return verdict
+
+
+# how far from the newest renamed site a new name is looked for, and how many
+# of its appearances (inside longer words too) are looked at: the look costs
+# the edit's surroundings, not the file
+_NAME_REACH = 50_000
+_NAME_HITS = 1_000
+
+
+def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
+    """Whether ``name`` stands as a whole word within ``_NAME_REACH``
+    characters of ``around`` more than ``made`` times: somewhere the developer
+    did not put it. A name found inside words more than ``_NAME_HITS`` times
+    there (``i``) is taken to stand there already."""
+    lo, hi = max(0, around - _NAME_REACH), min(len(text), around + _NAME_REACH)
+    count = hits = 0
+    end = len(name)
+    i = text.find(name, lo, hi)
+    while i >= 0:
+        hits += 1
+        if hits > _NAME_HITS:
+            return True
+        if not (i > 0 and WORD_CHAR_RE.match(text, i - 1)) and not WORD_CHAR_RE.match(text, i + end):
+            count += 1
+            if count > made:
+                return True
+        i = text.find(name, i + end, hi)
+    return False
 
 
 def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
