@@ -104,3 +104,17 @@ def test_closed_lines_stay_closed_when_joined_and_an_opener_left_open_is_not(a: 
     assert line_closed(a + b)
     assert not line_closed(a + "(" + b)
     assert not line_closed(a + ")" + b)
+
+
+def test_a_minified_line_is_not_read() -> None:
+    editor = Editor(SuggestionKinds())
+    long_line = "x = [" + ", ".join(["f(a)"] * 2000) + "]\n"
+    editor.open(URI, "python", long_line + "y = f(a)\n")
+    start = long_line.index("f(a)")
+    cursor = editor.replace(URI, start, start + 4, "f(a, b)")
+    state = editor.session.documents[URI]
+    context = SuggestContext.for_request(
+        editor.session, SuggestRequest(URI, state.document.version, cursor), state, SuggestionKinds(), frozenset()
+    )
+    at = context.text.index("y = f(a") + len("y = f(a")
+    assert site_features(context, _candidate(context, at, at, ", b")) == {}

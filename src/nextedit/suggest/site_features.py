@@ -31,10 +31,19 @@ _LINE_CHARS = 2000  # a longer line is not compared
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
-def _line_bounds(text: str, at: int) -> tuple[int, int]:
-    ls = text.rfind("\n", 0, at) + 1
-    le = text.find("\n", at)
-    return ls, len(text) if le < 0 else le
+def _line_bounds(text: str, at: int) -> tuple[int, int] | None:
+    """The line around ``at`` (``None`` when longer than ``_LINE_CHARS``: a
+    minified line is never walked whole)."""
+    lo = max(0, at - _LINE_CHARS - 1)
+    ls = text.rfind("\n", lo, at) + 1
+    if ls == 0 and lo > 0:
+        return None
+    le = text.find("\n", at, at + _LINE_CHARS + 1)
+    if le < 0:
+        if len(text) - at > _LINE_CHARS:
+            return None
+        le = len(text)
+    return (ls, le) if le - ls <= _LINE_CHARS else None
 
 
 def _at_line_start(text: str, line_start: int, at: int) -> bool:
@@ -65,10 +74,11 @@ def site_features(context: SuggestContext, candidate: Candidate) -> dict[str, fl
     text = context.text
     site_start = min(candidate.edits[0].start_cp, len(text))
     example_start = min(example.start_cp, len(text))
-    sls, sle = _line_bounds(text, site_start)
-    els, ele = _line_bounds(text, example_start)
-    if sle - sls > _LINE_CHARS or ele - els > _LINE_CHARS:
+    site_line = _line_bounds(text, site_start)
+    example_line = _line_bounds(text, example_start)
+    if site_line is None or example_line is None:
         return {}
+    sls, els, ele = site_line[0], example_line[0], example_line[1]
     agrees = _at_line_start(text, sls, site_start) == _at_line_start(text, els, example_start)
     return {
         "start_of_line_agrees": 1.0 if agrees else 0.0,
