@@ -1,13 +1,14 @@
 """The ranker's view of a site against the developer's example
 (:mod:`nextedit.suggest.site_features`): does the change begin at the line's
-start at the site as it did at the example, and did the developer finish
-typing the example's line.
+start at the site as it did at the example, and does the example's line
+close the brackets it opens.
 
 A repeat of ``open(path)`` -> ``open(path, "rb")`` offered as a new line
-where the example changed text mid-line is another kind of change; a rule
-made while the example line still reads ``open(path, "rb"`` is made from a
-half-typed edit. These pin both features on minimal fixtures, that they
-reach the model's vector, and the bracket check's invariants.
+where the example changed text mid-line is another kind of change; an
+example line that reads ``open(path, "rb"`` leaves a bracket open (as a
+block header or a multi-line call does). These pin both features on minimal
+fixtures, that they reach the model's vector, and the bracket check's
+invariants.
 """
 
 from __future__ import annotations
@@ -62,10 +63,10 @@ def test_a_mid_line_change_repeated_mid_line_agrees_and_as_a_new_line_does_not()
     assert new_line["start_of_line_agrees"] == 0.0
 
 
-def test_an_example_line_left_half_typed_is_told_from_a_finished_one() -> None:
-    finished = _after(("open(path)", 'open(path, "rb")'))
-    half_typed = _after(("open(path)", 'open(path, "rb"'))
-    for context, closed in ((finished, 1.0), (half_typed, 0.0)):
+def test_an_example_line_left_open_is_told_from_a_closed_one() -> None:
+    closed_line = _after(("open(path)", 'open(path, "rb")'))
+    left_open = _after(("open(path)", 'open(path, "rb"'))
+    for context, closed in ((closed_line, 1.0), (left_open, 0.0)):
         at = context.text.index("meta = open(path)") + len("meta = open(path")
         assert site_features(context, _candidate(context, at, at, ', "rb"'))["example_line_closed"] == closed
 
