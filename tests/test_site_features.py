@@ -86,17 +86,18 @@ def test_the_site_features_reach_the_models_vector() -> None:
     assert vector["example_line_closed"] == 1.0
 
 
-_CLOSED = st.recursive(
-    st.text(alphabet="ab =,.", max_size=4),
-    lambda inner: st.one_of(
+def _wrapped(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """``inner`` joined to itself, or put inside brackets or double quotes."""
+    return st.one_of(
         st.tuples(inner, inner).map("".join),
-        inner.map(lambda s: f"({s})"),
-        inner.map(lambda s: f"[{s}]"),
-        inner.map(lambda s: f"{{{s}}}"),
-        inner.map(lambda s: f'"{s}"'),
-    ),
-    max_leaves=8,
-)
+        st.builds("({})".format, inner),
+        st.builds("[{}]".format, inner),
+        st.builds("{{{}}}".format, inner),
+        st.builds('"{}"'.format, inner),
+    )
+
+
+_CLOSED = st.recursive(st.text(alphabet="ab =,.", max_size=4), _wrapped, max_leaves=8)
 
 
 @given(_CLOSED, _CLOSED)
