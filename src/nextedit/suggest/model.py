@@ -99,7 +99,6 @@ class CandidateFeatures:
     whole_line: bool = False  # the pattern is whole lines (indentation free)
     prose: bool = False  # the change reads as prose (comments, docs)
     comment: bool = False  # the change lies in a comment
-    same_function: bool = False  # the site is in the function of the newest example
     same_line_text: bool = False  # the site's line reads exactly like the example's before
     same_line_shape: bool = False  # ... with numbers and strings set aside
     above_source: bool = False  # the site lies above the newest example

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.ranker_model import Model, load_model
+from nextedit.suggest.site_features import site_features
 from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
@@ -74,6 +75,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         if last is not None:
             gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
             out["log_lines_from_last_edit"] = math.log1p(gap)
+    out.update(site_features(context, candidate))
     return out
 
 
@@ -117,7 +119,6 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "whole_line": float(f.whole_line),
         "prose": float(f.prose),
         "comment": float(f.comment),
-        "same_function": float(f.same_function),
         "same_line_text": float(f.same_line_text),
         "same_line_shape": float(f.same_line_shape),
         "above_source": float(f.above_source),
