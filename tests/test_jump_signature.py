@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.suggest.signature import split_parameters
@@ -299,3 +301,27 @@ def test_a_parameter_named_like_its_function_needs_the_re_parse() -> None:
     answers, pending = _signature_after_editing_a_parsed_file(text, "unit", "unit, area", parse_first=False)
     assert not pending
     assert answers == _signature_after_editing_a_parsed_file(text, "unit", "unit, area", parse_first=True)[0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=2, max_size=3, unique=True),
+    st.sampled_from(["add", "remove"]),
+    st.sampled_from(["e", "height", "area"]),
+    st.integers(min_value=1, max_value=3),
+)
+def test_the_calls_read_the_same_on_the_last_parse_as_on_a_re_parse(
+    params: list[str], change: str, added: str, calls: int
+) -> None:
+    """Whatever parameter is added or removed (named like the function too),
+    the answer read on the last parse with offsets moved is the one read on
+    a re-parsed tree."""
+    args = ", ".join(str(i) for i in range(len(params)))
+    callers = "".join(f"\n\ndef f{i}(height):\n    return area({args})\n" for i in range(calls))
+    text = f"def area({', '.join(params)}):\n    return {params[0]} + area({args})\n" + callers
+    if change == "add":
+        old, new = f"{params[0]}, ", f"{params[0]}, {added}, "
+    else:
+        old, new = f", {params[-1]}", ""
+    answers, _pending = _signature_after_editing_a_parsed_file(text, old, new, parse_first=False)
+    assert answers == _signature_after_editing_a_parsed_file(text, old, new, parse_first=True)[0]
