@@ -100,25 +100,33 @@ def test_languages_and_confidence_reach_the_engine() -> None:
 
 FAR = "class T:\n    def test_a(self):\n        self.assertEquals(1, 1)\n" + "        pass\n" * 60
 FAR += "        self.assertEquals(2, 2)\n" + "        pass\n" * 60 + "        self.assertEquals(3, 3)\n"
+FAR += "        pass\n" * 60 + "        self.assertEquals(4, 4)\n"
 
 
 def far_repeat(acp: Any) -> list[dict[str, Any]]:
-    """A repeated edit whose other sites are far below the cursor: with `jump`, a jump comes first."""
+    """A repeated edit (made twice, so the ranker is sure of it) whose other
+    sites are far below the cursor: with `jump`, a jump comes first."""
     acp.initialize(["utf-16"], jump=True, rename=True, search_and_replace=True)
     session = acp.start_session()
     uri = "file:///t.py"
     acp.notify(
         "document/didOpen", {"sessionId": session, "uri": uri, "languageId": "python", "version": 1, "text": FAR}
     )
-    change = {"range": {"start": {"line": 2, "character": 24}, "end": {"line": 2, "character": 25}}, "text": ""}
-    acp.notify("document/didChange", {"sessionId": session, "uri": uri, "version": 2, "contentChanges": [change]})
+    for version, line in ((2, 2), (3, 63)):  # ``assertEquals`` -> ``assertEqual`` at the first two
+        change = {
+            "range": {"start": {"line": line, "character": 24}, "end": {"line": line, "character": 25}},
+            "text": "",
+        }
+        acp.notify(
+            "document/didChange", {"sessionId": session, "uri": uri, "version": version, "contentChanges": [change]}
+        )
     answer = acp.call(
         "nes/suggest",
         {
             "sessionId": session,
             "uri": uri,
-            "version": 2,
-            "position": {"line": 2, "character": 24},
+            "version": 3,
+            "position": {"line": 63, "character": 24},
             "triggerKind": "manual",
         },
     )
