@@ -52,3 +52,16 @@ def test_a_use_re_pointed_at_a_name_the_file_has_is_a_repeat_candidate() -> None
     script.change("Ordering::SeqCst)", "Ordering::Relaxed)", 0)
     assert any("FLAG.load(Ordering::Relaxed)" in t for t in script.applied("repeat"))
     assert not any(s == "rename" for s, *_ in script.changes())
+
+
+def test_a_new_name_is_looked_for_near_the_renamed_site_only() -> None:
+    """Whole words only, within reach of the renamed site; a name found
+    inside words beyond count stands there already."""
+    from nextedit.suggest.repeat.suggester import _NAME_HITS, _NAME_REACH, _stands_more_often
+
+    text = "relaxed Relaxed_x xRelaxed Relaxed"
+    assert not _stands_more_often(text, "Relaxed", 1, 30)  # only the developer's own
+    assert _stands_more_often(text + " Relaxed", "Relaxed", 1, 30)
+    far = "Relaxed" + " " * (2 * _NAME_REACH) + "Relaxed"
+    assert not _stands_more_often(far, "Relaxed", 1, len(far) - 1)  # the other one is out of reach
+    assert _stands_more_often("ab " * (_NAME_HITS + 1), "a", 5, 0)  # everywhere inside words

@@ -304,7 +304,7 @@ class _Renames:
         self.near: dict[tuple[str, str], int] = {}  # the newest of them
         for edit in context.edits[-_HISTORY:]:
             found = identifier_renames(edit)
-            if found is not None:
+            if found is not None and found[2]:
                 pair = (found[0], found[1])
                 self.made[pair] = self.made.get(pair, 0) + len(found[2])
                 self.near[pair] = found[2][0]
@@ -316,7 +316,6 @@ class _Renames:
     def __contains__(self, pair: object) -> bool:
         if pair not in self.made:
             return False
-        assert isinstance(pair, tuple)
         verdict = self.verdicts.get(pair)
         if verdict is None:
             verdict = self.verdicts[pair] = not _stands_more_often(self.text, pair[1], self.made[pair], self.near[pair])
