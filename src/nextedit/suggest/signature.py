@@ -155,8 +155,10 @@ class SignatureSuggester:
         end_b = document.byte_offset_at(edit.new_end_cp)
         # the last parse before the newest edits, offsets moved, tells cheaply
         # whether the edit can be in a parameter list at all (most edits are
-        # not): only then pay the re-parse. Asked whether or not another
-        # reader re-parsed already, so the answer does not depend on it.
+        # not). Asked whether or not another reader re-parsed already, so the
+        # answer does not depend on it. Only then is the list read — on the
+        # same last parse when every edit since lies inside it, else on the
+        # re-parsed tree (:func:`_syntax_for_calls`).
         stale = _parameter_list(scopes.enclosing_node(state.syntax, start_b, end_b, stale=True))
         if stale is None:
             return None
