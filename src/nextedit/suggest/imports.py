@@ -26,6 +26,7 @@ from tree_sitter import Node
 
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import common_affixes
+from nextedit.text.lexical import word_pattern
 
 __all__ = ["deletes_a_used_import", "imported_names"]
 
@@ -71,8 +72,7 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
     source = document.source_bytes
     for imp in imports:
         for name in imported_names(imp):
-            word = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(name) + rb"(?![A-Za-z0-9_$])")
-            for m in word.finditer(source):
+            for m in word_pattern(name).finditer(source):
                 if not start_b <= m.start() < end_b:
                     return True
     return False

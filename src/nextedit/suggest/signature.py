@@ -44,7 +44,7 @@ from tree_sitter import Language, Node
 from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import Candidate, CandidateFeatures, SilenceReason, TextEditCp
 from nextedit.suggest.suggester import Proposal, SuggestContext
-from nextedit.text.lexical import NAME_RE, WORD_CHAR
+from nextedit.text.lexical import NAME_RE, word_pattern
 
 if TYPE_CHECKING:
     from nextedit.syntax.tree import SyntaxTree
@@ -372,7 +372,10 @@ def deletes_a_used_parameter(context: SuggestContext, start_cp: int, end_cp: int
         name = _declared_name(param)
         if name is None:
             continue
-        if _word(source[name.start_byte : name.end_byte]).search(source, body.start_byte, body.end_byte) is not None:
+        if (
+            word_pattern(source[name.start_byte : name.end_byte]).search(source, body.start_byte, body.end_byte)
+            is not None
+        ):
             return True
     return False
 
@@ -426,7 +429,7 @@ def _syntax_for_calls(syntax: SyntaxTree, stale_params: Node, source: bytes) -> 
     if view is syntax or name is None or parsed is None:
         return syntax
     old = parsed[1]
-    word = _word(source[name.start_byte : name.end_byte])
+    word = word_pattern(source[name.start_byte : name.end_byte])
     old_end = stale_params.end_byte - (len(source) - len(old))
     if word.search(source, stale_params.start_byte, stale_params.end_byte) or word.search(
         old, stale_params.start_byte, old_end
@@ -443,7 +446,7 @@ def _still_used(definition: Node, source: bytes, before: list[str], removed: int
     body = definition.child_by_field_name("body")
     if body is None:
         return False
-    return _word(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
+    return word_pattern(names[removed].encode()).search(source, body.start_byte, body.end_byte) is not None
 
 
 def _call_site(
@@ -580,7 +583,7 @@ def _visible_at(name: str, call: Node, args: Node, definition: Node, source: byt
     skip = [(args.start_byte, args.end_byte)]
     if not inside:
         skip.append((definition.start_byte, definition.end_byte))
-    for match in _word(name.encode()).finditer(source, lo, hi):
+    for match in word_pattern(name.encode()).finditer(source, lo, hi):
         if not any(s <= match.start() < e for s, e in skip):
             return True
     return False
@@ -609,9 +612,3 @@ def _one_changed(before: list[str], now: list[str], op: str) -> tuple[int, str] 
     if len(found) != 1:
         return None
     return found[0], (a if op == "insert" else b)[found[0]]
-
-
-def _word(name: bytes) -> re.Pattern[bytes]:
-    """``name`` as a whole word: no word character (ASCII ``\\w``, and ``$``) on either side."""
-    word_char = WORD_CHAR.encode()
-    return re.compile(rb"(?<!" + word_char + rb")" + re.escape(name) + rb"(?!" + word_char + rb")")

@@ -36,6 +36,7 @@ patterns over ``str`` (code points), and one set of UTF-8 bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 __all__ = [
     "FALLBACK_TOKEN_RE",
@@ -54,6 +55,8 @@ __all__ = [
     "is_identifier",
     "is_plain_word_char",
     "is_word_char",
+    "word_hits",
+    "word_pattern",
 ]
 
 # -- names: ``$`` is a word char --------------------------------------------------------
@@ -87,6 +90,27 @@ KEYWORD_KIND_RE = re.compile(r"[^\W\d]\w*|\$\w*")
 def is_word_char(ch: str) -> bool:
     """Whether ``ch`` (one character) can be part of a name (``$`` included)."""
     return WORD_CHAR_RE.match(ch) is not None
+
+
+def word_hits(text: str, name: str, lo: int = 0, hi: int | None = None) -> Iterator[tuple[int, bool]]:
+    """Each place ``name`` (a name: word chars) is found in ``text[lo:hi]``,
+    left to right without overlap (``str.find``, C speed), and whether it
+    stands there as a whole word (no :data:`WORD_CHAR` on either side; two
+    whole-word places of a name never overlap, so none is skipped)."""
+    lo, hi = max(0, lo), len(text) if hi is None else min(hi, len(text))
+    n = len(name)
+    pos = text.find(name, lo, hi)
+    while pos != -1:
+        end = pos + n
+        yield pos, not (pos and WORD_CHAR_RE.match(text, pos - 1)) and not WORD_CHAR_RE.match(text, end)
+        pos = text.find(name, end, hi)
+
+
+def word_pattern(name: bytes) -> re.Pattern[bytes]:
+    """``name`` as a whole word in UTF-8 bytes: no ASCII word char or ``$`` on
+    either side."""
+    word_char = WORD_CHAR.encode()
+    return re.compile(rb"(?<!" + word_char + rb")" + re.escape(name) + rb"(?!" + word_char + rb")")
 
 
 def is_identifier(text: str | None) -> bool:

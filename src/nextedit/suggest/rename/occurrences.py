@@ -25,7 +25,7 @@ from nextedit.suggest.rename.binding import in_import, is_definition_name
 from nextedit.suggest.suggester import DocumentStateView, SuggestContext
 from nextedit.syntax import get_language
 from nextedit.text import utf8
-from nextedit.text.lexical import WORD_CHAR_RE, is_word_char
+from nextedit.text.lexical import is_word_char, word_hits
 
 log = logging.getLogger(__name__)
 
@@ -312,14 +312,6 @@ def _cross_file_starts(other: DocumentStateView, old: str) -> tuple[int, ...]:
 
 
 def word_starts(text: str, name: str) -> list[int]:
-    """Starts of ``name`` in ``text`` not inside a longer word (``str.find``;
-    the same matches as a regex with ``[\\w$]`` boundaries)."""
-    out: list[int] = []
-    n = len(name)
-    pos = text.find(name)
-    while pos != -1:
-        end = pos + n
-        if not (pos and WORD_CHAR_RE.match(text, pos - 1)) and not WORD_CHAR_RE.match(text, end):
-            out.append(pos)
-        pos = text.find(name, pos + 1)
-    return out
+    """Starts of ``name`` in ``text`` not inside a longer word (the same
+    matches as a regex with ``[\\w$]`` boundaries)."""
+    return [pos for pos, whole in word_hits(text, name) if whole]

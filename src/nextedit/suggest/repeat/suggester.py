@@ -57,7 +57,7 @@ from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text import common_affixes
-from nextedit.text.lexical import WORD_CHAR_RE, WORD_RE
+from nextedit.text.lexical import WORD_RE, word_hits
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
@@ -334,19 +334,13 @@ def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
     characters of ``around`` more than ``made`` times: somewhere the developer
     did not put it. A name found inside words more than ``_NAME_HITS`` times
     there (``i``) is taken to stand there already."""
-    lo, hi = max(0, around - _NAME_REACH), min(len(text), around + _NAME_REACH)
-    count = hits = 0
-    end = len(name)
-    i = text.find(name, lo, hi)
-    while i >= 0:
-        hits += 1
+    count = 0
+    for hits, (_pos, whole) in enumerate(word_hits(text, name, around - _NAME_REACH, around + _NAME_REACH), 1):
         if hits > _NAME_HITS:
             return True
-        if not (i > 0 and WORD_CHAR_RE.match(text, i - 1)) and not WORD_CHAR_RE.match(text, i + end):
-            count += 1
-            if count > made:
-                return True
-        i = text.find(name, i + end, hi)
+        count += whole
+        if count > made:
+            return True
     return False
 
 
