@@ -31,5 +31,5 @@ def test_a_window_finds_the_places_within_it(text: str, name: str, lo: int, hi: 
 
 
 def test_the_byte_pattern_takes_ascii_word_chars_and_dollar_as_glue() -> None:
-    source = "$el el el_x x.el\n".encode()
+    source = b"$el el el_x x.el\n"
     assert [m.start() for m in word_pattern(b"el").finditer(source)] == [4, 14]
