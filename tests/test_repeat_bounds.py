@@ -9,6 +9,8 @@ import pytest
 from nextedit.suggest.repeat.search_replace import search_replace_for
 from nextedit.suggest.repeat.suggester import categorizer
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
+from nextedit.syntax import SyntaxTree
+from nextedit.text import Document
 from tests.helpers.repeat import Editor, suggest_context
 
 
@@ -96,6 +98,67 @@ def test_code_change_is_not_repeated_inside_a_string() -> None:
     proposals = synthesize(ed.text, ed.edits, 0, category=categorizer(suggest_context(ed, syntax=True)))
     assert proposals
     assert all("msg" not in ed.text[ed.text.rfind("\n", 0, s.start) : s.end] for p in proposals for s in p.sites)
+
+
+GO_METHODS = """\
+package x
+
+func TestA(t *testing.T) {
+	w := PerformRequest(r, "GET", "/")
+	check(w)
+}
+
+func TestB(t *testing.T) {
+	req := httptest.NewRequest("GET", "/b", nil)
+	check(req)
+}
+"""
+
+
+def test_an_example_edited_as_a_whole_line_keeps_its_context() -> None:
+    """The developer replaces a whole line (a hunk) to turn a call argument
+    into a constant; the tree of the last parse still holds the old line's
+    nodes there, laid out anyhow. The example's context is read from the
+    re-parsed tree, so the same argument of another call is a site."""
+    text = GO_METHODS
+    line = '\tw := PerformRequest(r, "GET", "/")\n'
+    start = text.index(line)
+    tree = SyntaxTree.parse("go", text.encode())  # the parse before the edit
+    doc = Document("file:///t.go", "go", 1, text)
+    applied = doc.replace(start, start + len(line), line.replace('"GET"', "http.MethodGet"))
+    tree.apply_edits([applied], doc.source_bytes)  # pending: read stale, as the engine does
+    ed = Editor(doc.text)
+    ed.edits = [PastEdit(start, line, line.replace('"GET"', "http.MethodGet"), 1)]
+    context = suggest_context(ed, language="go")
+    context.state.syntax = tree
+    proposals = synthesize(
+        ed.text,
+        ed.edits,
+        ed.edits[-1].new_end,
+        category=categorizer(context),
+        example_category=categorizer(context, edited=True),
+    )
+    sites = [s for p in proposals for s in p.sites]
+    assert sites and ed.text[sites[0].start : sites[0].end] == '"GET"'
+    assert "NewRequest" in ed.text[ed.text.rfind("\n", 0, sites[0].start) : sites[0].end]
+
+
+def test_a_large_document_reads_an_edited_example_without_a_re_parse() -> None:
+    """Past the size bound the re-parse would cost tens of ms: the example's
+    context is read from the last parse, like every other span."""
+    text = "package x\n\n" + "// filler line of a large file\n" * 3000 + GO_METHODS.removeprefix("package x\n")
+    line = '\tw := PerformRequest(r, "GET", "/")\n'
+    start = text.index(line)
+    tree = SyntaxTree.parse("go", text.encode())
+    doc = Document("file:///t.go", "go", 1, text)
+    tree.apply_edits([doc.replace(start, start + len(line), line.replace('"GET"', "http.MethodGet"))], doc.source_bytes)
+    ed = Editor(doc.text)
+    ed.edits = [PastEdit(start, line, line.replace('"GET"', "http.MethodGet"), 1)]
+    context = suggest_context(ed, language="go")
+    context.state.syntax = tree
+    category, example_category = categorizer(context), categorizer(context, edited=True)
+    synthesize(ed.text, ed.edits, ed.edits[-1].new_end, category=category, example_category=example_category)
+    assert tree.reparse_pending
 
 
 def test_node_category_names_lists_strings_and_comments() -> None:

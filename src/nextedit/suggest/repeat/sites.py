@@ -389,16 +389,21 @@ def _node_category(near: tuple[str, ...]) -> tuple[str, str | None]:
 
 
 def same_category(
-    sites: list[Site], rule: Rule, category: Callable[[int, int], tuple[str, str | None] | None]
+    sites: list[Site],
+    rule: Rule,
+    category: Callable[[int, int], tuple[str, str | None] | None],
+    example_category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> list[Site]:
     """The sites whose syntactic context is the example's: never from code
     into a string or comment (or back); and, unless the change only
     substitutes identifiers one for one, in the same kind of list (a parameter
-    removed from a definition is not removed from a call)."""
+    removed from a definition is not removed from a call). The example's
+    context is read by ``example_category`` when given (its span was just
+    edited), the sites' by ``category``."""
     span = rule.info.get("a_span")
     if span is None:
         return sites
-    want = category(*span)
+    want = (example_category or category)(*span)
     if want is None:
         return sites
     substitution = rule.info.get("substitution", False)

@@ -71,6 +71,9 @@ _PROPOSALS = 4
 # whole-line rules: how many sources, and sites per rule offered
 _LINE_SOURCES = 20
 _LINE_SITES_LIMIT = 60
+# documents up to this many characters (a re-parse of a few ms) read the
+# context of an edited span from the re-parsed tree (:func:`categorizer`)
+_EXACT_EDITED_CHARS = 64 * 1024
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -108,6 +111,7 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
         max_proposals=_PROPOSALS,
         cancelled=context.cancelled,
         category=categorizer(context),
+        example_category=categorizer(context, edited=True),
     )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
@@ -115,19 +119,29 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
     return proposals
 
 
-def categorizer(context: SuggestContext) -> Callable[[int, int], tuple[str, str | None] | None] | None:
+def categorizer(
+    context: SuggestContext, *, edited: bool = False
+) -> Callable[[int, int], tuple[str, str | None] | None] | None:
     """``(start_cp, end_cp) -> (coarse, fine)`` context of a span, from the
-    nodes of the request document's syntax tree strictly enclosing it."""
+    nodes of the request document's syntax tree strictly enclosing it.
+
+    Read from the tree as of the last parse, offsets moved (no re-parse):
+    exact away from the edits since. ``edited``: for a span the developer
+    just edited (a rule's example), where that tree still holds the old
+    nodes, laid out anyhow — the re-parsed tree is read instead when the
+    document is small enough (:data:`_EXACT_EDITED_CHARS`) that its re-parse
+    costs a few ms; a larger one keeps the old tree's reading."""
     tree = context.syntax
     if tree is None:
         return None
     document = context.document
+    stale = not edited or len(context.text) > _EXACT_EDITED_CHARS
 
     # remembered for the request: the same sites are asked about by many rules
     @functools.cache
     def category(start: int, end: int) -> tuple[str, str | None] | None:
         bs, be = document.byte_offset_at(start), document.byte_offset_at(end)
-        node = enclosing_node(tree, bs, be, stale=True)
+        node = enclosing_node(tree, bs, be, stale=stale)
         while node is not None and node.start_byte == bs and node.end_byte == be:
             node = node.parent  # the span itself: its context is above it
         types: list[str] = []

@@ -127,13 +127,15 @@ def synthesize(
     max_proposals: int = 1,
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
+    example_category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
 
     ``category(start, end)`` names the syntactic context of a span of the
     current text (:func:`node_category`: call arguments, parameters, import,
     string, comment, code…); a site whose context differs from the example's
-    is not a site.
+    is not a site. ``example_category`` names the context of an example's
+    span, which the developer just edited (``category`` when not given).
 
     Sources are tried newest first; each gives at most one proposal (its
     first acceptable rule with sites), and the search stops after
@@ -194,7 +196,7 @@ def synthesize(
                 continue
             sites = list(found)
             if category is not None:
-                sites = same_category(sites, rule, category)
+                sites = same_category(sites, rule, category, example_category)
                 if not sites:
                     continue
             passed = _passed_over(rule, sites, top_down)
