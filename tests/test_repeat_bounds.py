@@ -161,6 +161,36 @@ def test_a_large_document_reads_an_edited_example_without_a_re_parse() -> None:
     assert tree.reparse_pending
 
 
+GO_ROUTES = """\
+package x
+
+var routes = []RouteInfo{
+	{
+		Method: "GET",
+		Path:   "/a",
+	},
+}
+
+func TestB(t *testing.T) {
+	req := httptest.NewRequest("GET", "/b", nil)
+	check(req)
+}
+"""
+
+
+def test_a_literal_turned_into_a_constant_is_repeated_in_another_kind_of_list() -> None:
+    """One literal for one expression keeps the shape of any list it sits in:
+    made in a struct field, it is repeated in a call's arguments."""
+    ed = Editor(GO_ROUTES)
+    ed.change('Method: "GET"', "Method: http.MethodGet")
+    proposals = synthesize(
+        ed.text, ed.edits, ed.edits[-1].new_end, category=categorizer(suggest_context(ed, language="go", syntax=True))
+    )
+    sites = [s for p in proposals for s in p.sites]
+    assert sites and ed.text[sites[0].start : sites[0].end] == '"GET"'
+    assert "NewRequest" in ed.text[ed.text.rfind("\n", 0, sites[0].start) : sites[0].end]
+
+
 def test_node_category_names_lists_strings_and_comments() -> None:
     assert node_category(["argument_list", "call"]) == ("code", "arguments")
     assert node_category(["parameters", "function_definition"]) == ("code", "parameters")

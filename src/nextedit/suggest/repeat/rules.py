@@ -499,9 +499,36 @@ def _example_info(ex: EditExample) -> dict:
         "new_literal": _new_literal(old, new),
         "substitution": len(old) == len(new) and all(t.kind == IDENT for t in (*old, *new)),
         "single_ident": len(old) == 1 and len(new) == 1 and old[0].kind == IDENT and new[0].kind == IDENT,
+        "atom_swap": _atom_swap(old, new),
     }
     ex.__dict__["_change_info"] = info  # frozen dataclass: a memo, not state
     return info
+
+
+_ATOMS = frozenset((IDENT, STRING, NUMBER))
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def _atom_swap(old: Sequence[Tok], new: Sequence[Tok]) -> bool:
+    """One side of the change is a single name or literal and the other one
+    expression (brackets balanced, no ``,`` or ``;``): ``"GET"`` ->
+    ``http.MethodGet``. Such a change keeps the shape of any list it sits in,
+    so it may be repeated in another kind of list than the example's."""
+    if not old or not new:
+        return False
+    atom, other = (old, new) if len(old) == 1 and old[0].kind in _ATOMS else (new, old)
+    if len(atom) != 1 or atom[0].kind not in _ATOMS:
+        return False
+    depth = 0
+    for tok in other:
+        if tok.kind != PUNCT:
+            continue
+        if tok.text in (",", ";"):
+            return False
+        depth += sum(tok.text.count(c) for c in _OPENERS) - sum(tok.text.count(c) for c in _CLOSERS)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 class _LineEdges:

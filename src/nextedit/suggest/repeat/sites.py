@@ -396,8 +396,9 @@ def same_category(
 ) -> list[Site]:
     """The sites whose syntactic context is the example's: never from code
     into a string or comment (or back); and, unless the change only
-    substitutes identifiers one for one, in the same kind of list (a parameter
-    removed from a definition is not removed from a call). The example's
+    substitutes identifiers one for one or one name or literal for one
+    expression, in the same kind of list (a parameter removed from a
+    definition is not removed from a call). The example's
     context is read by ``example_category`` when given (its span was just
     edited), the sites' by ``category``."""
     span = rule.info.get("a_span")
@@ -406,7 +407,7 @@ def same_category(
     want = (example_category or category)(*span)
     if want is None:
         return sites
-    substitution = rule.info.get("substitution", False)
+    substitution = rule.info.get("substitution", False) or rule.info.get("atom_swap", False)
     out = []
     for site in sites:
         got = category(site.match_start, site.match_end)
