@@ -306,6 +306,21 @@ def test_whole_line_hunk_renaming_several_sites():
     assert result == "def f(amount):\n    a = amount + amount\n    return amount\n"
 
 
+def test_a_rewritten_line_shortening_a_name_is_a_rename():
+    """Shortened to its own prefix in a rewritten line (``uint128_fallback``
+    -> ``uint128``): a rename, not the backspacing of a name being typed."""
+    text = "def f(value_old):\n    a = value_old + 1\n    return value_old\n"
+    uri = "file:///w/short.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    end = text.index("    a =")
+    editor.replace(uri, 0, end, "def f(value):\n")
+    out = editor.suggest(uri, end)
+    assert out
+    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    assert result == "def f(value):\n    a = value + 1\n    return value\n"
+
+
 def test_big_hunk_renaming_a_name_on_every_line_is_still_a_rename():
     """A hunk too big to token-diff whole (past ``_WHOLE_HUNK_TOKENS``) is
     diffed line by line; the rename it carries is followed all the same."""

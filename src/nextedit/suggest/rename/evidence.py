@@ -68,8 +68,8 @@ def identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] 
     ``sites`` are the current offsets where NEW now starts. A keystroke-level
     edit inside one identifier gives one site; a rewritten line or hunk gives
     every place its token diff replaced OLD by NEW. ``pure`` says that
-    nothing else changed. Backspacing (NEW a strict prefix of OLD) is not a
-    rename.
+    nothing else changed. Backspacing (NEW a strict prefix of OLD, reached
+    one character per change) is not a rename; the end cut in one change is.
     """
     cached = edit.extra.get("identifier_renames", False)
     if cached is not False:
@@ -83,7 +83,7 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
     old, new = edit.old_token, edit.new_token
     if is_identifier(old) and is_identifier(new) and old != new and edit.token_start_cp is not None:
         assert old is not None and new is not None
-        if old.startswith(new):
+        if old.startswith(new) and not _cut_at_once(edit):
             return None
         return old, new, [edit.token_start_cp], True
     if edit.old_token is not None or not edit.after_lines or len(edit.after_lines) > 20_000:
@@ -93,6 +93,13 @@ def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool]
         return None
     old, new, offsets, pure = found
     return old, new, [edit.lines_start_cp + offset for offset in offsets], pure
+
+
+def _cut_at_once(edit: DeveloperEdit) -> bool:
+    """The name lost its end in one change of more than one character (a
+    selection deleted, a line rewritten): a rename to the shorter name, where
+    backspacing (one character per change) is a name being retyped."""
+    return edit.keystrokes == 1 and not edit.new_text and len(edit.old_text) > 1
 
 
 @functools.lru_cache(maxsize=128)
@@ -126,8 +133,6 @@ def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], b
             return None  # two different renames: ambiguous
         offsets.extend(a_offset + offset for offset in block_offsets)
     if pair is None:
-        return None
-    if pair[0].startswith(pair[1]):
         return None
     return pair[0], pair[1], tuple(offsets), pure
 
