@@ -291,24 +291,37 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     return out
 
 
-# (a.key, b.key) -> whether the two changes agree (:func:`_change_holes`):
+# (a's change, b's change) -> whether the two changes agree (:func:`_change_holes`):
 # every request asks it again of each source and the examples before it
 _AGREE: OrderedDict[tuple[object, object], bool] = OrderedDict()
 _AGREE_SIZE = 2048
 
 
 def _agree(a: EditExample, b: EditExample) -> bool:
-    """``_change_holes(a, b) is not None``, which depends on what the two
-    examples are made of (their keys), not on where they stand."""
-    if not a.key or not b.key:
-        return _change_holes(a, b) is not None
-    key = (a.key, b.key)
+    """``_change_holes(a, b) is not None``, which depends on the kinds and
+    texts of the two changes' old and new tokens alone (:func:`_change_key`),
+    not on their context nor on where they stand."""
+    ka, kb = _change_key(a), _change_key(b)
+    if len(ka[0]) != len(kb[0]) or len(ka[1]) != len(kb[1]):
+        return False  # _change_holes' first test: most pairs differ here
+    key = (ka, kb)
     known = _AGREE.get(key)
     if known is None:
         known = _AGREE[key] = _change_holes(a, b) is not None
         if len(_AGREE) > _AGREE_SIZE:
             _AGREE.popitem(last=False)
     return known
+
+
+def _change_key(ex: EditExample) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The kinds and texts of the change's old and new tokens: all that
+    :func:`_change_holes` compares of two examples (the hole positions it
+    returns are not part of whether they agree)."""
+    cached = ex.__dict__.get("_change_key")
+    if cached is None:
+        cached = (tuple((t.kind, t.text) for t in ex.old_toks), tuple((t.kind, t.text) for t in ex.new_toks))
+        ex.__dict__["_change_key"] = cached  # frozen dataclass: a memo, not state
+    return cached
 
 
 def _change_holes(
