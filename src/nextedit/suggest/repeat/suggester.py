@@ -48,6 +48,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceR
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites
 from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
+from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -71,6 +72,8 @@ _PROPOSALS = 4
 # whole-line rules: how many sources, and sites per rule offered
 _LINE_SOURCES = 20
 _LINE_SITES_LIMIT = 60
+# documents whose scan verdicts a suggester keeps across requests
+_MEMORIES = 8
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -84,8 +87,10 @@ _CACHE: OrderedDict[tuple[object, ...], list[RuleProposal]] = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
-    """The synthesizer's proposals for this request (cached per request)."""
+def repeat_proposals(context: SuggestContext, memory: ScanMemory | None = None) -> list[RuleProposal]:
+    """The synthesizer's proposals for this request (cached per request);
+    ``memory`` is the request document's :class:`ScanMemory`, when the
+    caller keeps one."""
     edits = context.edits[-_HISTORY:]
     if not edits:
         return []
@@ -108,6 +113,7 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
         max_proposals=_PROPOSALS,
         cancelled=context.cancelled,
         category=categorizer(context),
+        memory=memory,
     )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
@@ -169,10 +175,14 @@ class RepeatEditSuggester:
 
     name = "repeat"
 
+    def __init__(self) -> None:
+        # one session's documents, the most recently asked about last
+        self._memories: OrderedDict[str, ScanMemory] = OrderedDict()
+
     def propose(self, context: SuggestContext) -> Proposal:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
-        proposals = repeat_proposals(context)
+        proposals = repeat_proposals(context, self._memory(context.uri))
         renames = _Renames(context)
         category = categorizer(context) if renames else None
 
@@ -226,6 +236,17 @@ class RepeatEditSuggester:
                     )
                 )
         return candidates or SilenceReason.NO_CANDIDATES
+
+    def _memory(self, uri: str) -> ScanMemory:
+        """The document's :class:`ScanMemory` (one per document; the
+        ``_MEMORIES`` most recently asked about are kept)."""
+        memory = self._memories.get(uri)
+        if memory is None:
+            memory = self._memories[uri] = ScanMemory()
+            while len(self._memories) > _MEMORIES:
+                self._memories.popitem(last=False)
+        self._memories.move_to_end(uri)
+        return memory
 
 
 def _renames_an_identifier(

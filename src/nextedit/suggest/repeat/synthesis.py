@@ -81,13 +81,14 @@ from nextedit.suggest.repeat.model import (
     make_rule,  # noqa: F401
 )
 from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
+from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
     find_sites,
     literal_matches,
     node_category,  # noqa: F401
     same_category,
-    scan_sites,
+    scan_sites_reach,
     sites_in,
 )
 
@@ -127,6 +128,7 @@ def synthesize(
     max_proposals: int = 1,
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
+    memory: ScanMemory | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
 
@@ -139,6 +141,10 @@ def synthesize(
     first acceptable rule with sites), and the search stops after
     ``max_proposals`` proposals. An older source's one-off edit counts only
     when ``max_proposals`` asks for more than the newest proposal.
+
+    ``memory`` (one per document, kept across requests) remembers the rules
+    found in too many places by earlier requests while the text they read
+    stands (:class:`ScanMemory`); the proposals are the same without it.
     """
     recent = list(edits[-max_examples:])
     if not recent:
@@ -156,7 +162,7 @@ def synthesize(
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
-    search = _Search(text, exclude, cancelled)
+    search = _Search(text, exclude, cancelled, memory)
     walk = _Walk.of(text, recent, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
@@ -290,10 +296,19 @@ class _Search:
     each pattern's matches found once (:class:`MatchMemo`), and the literal
     before-texts found at more sites than their limit."""
 
-    def __init__(self, text: str, exclude: Sequence[tuple[int, int]], cancelled: Callable[[], bool] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+        memory: ScanMemory | None = None,
+    ) -> None:
         self.text = text
         self.exclude = exclude
         self.cancelled = cancelled
+        self.memory = memory
+        if memory is not None:
+            memory.begin(text)
         self.memo = MatchMemo(text, cancelled)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
         self.too_many: dict[int, list[str]] = {}  # by limit
@@ -303,13 +318,26 @@ class _Search:
         """The rule's sites (None: more than ``limit``) and whether the search was complete."""
         key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
         if key not in self.scanned:
-            self.scanned[key] = found = scan_sites(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+            self.scanned[key] = found = self._scan(key, rule, limit)
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
                 self.too_many.setdefault(limit, []).append(literal)
             elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
                 self.absent.append(literal)
         return self.scanned[key]
+
+    def _scan(self, key: tuple[object, ...], rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
+        """The search of ``rule``, or an earlier request's verdict that it
+        has more than ``limit`` sites while that still holds (:class:`ScanMemory`)."""
+        memory = self.memory
+        if memory is not None:
+            complete = memory.too_many(self.text, key, self.exclude)
+            if complete is not None:
+                return None, complete
+        sites, complete, reach = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+        if memory is not None and sites is None and reach is not None:
+            memory.remember(self.text, key, reach, self.exclude, complete)
+        return sites, complete
 
     def longest_literals_first(self, rules: Sequence[Rule]) -> None:
         """Search a source's longest literal rule of each limit first: when

@@ -1,0 +1,110 @@
+"""What one document's earlier requests learnt about rules found in too many places.
+
+Owns :class:`ScanMemory`. A literal rule's site search that found more than
+its limit of sites stopped there, near the top of the file: what it read is
+the text up to its last site and a bounded stretch after it
+(:func:`nextedit.suggest.repeat.sites.scan_reach`), and the developer's own
+edits there (the search skips them). The next request, after an edit below
+that reach, would read the same text and the same exclusions and stop at
+the same site with the same verdict, so the verdict is remembered instead of
+searched again. A fresh edit after the developer repeated a small change
+many times asks that of every recent edit's rules, request after request.
+
+A verdict is kept while it stays true by construction: at each request the
+text is compared with the one the memory last saw, and every verdict that
+read past their first difference is dropped; a verdict is used only when the
+exclusions within its reach are those it was found with. The memory holds
+one text (the document's latest) and at most ``_SIZE`` verdicts, oldest
+dropped first. A search over another text than the memory's latest (two
+requests at once) neither reads nor writes it.
+
+Must not know how rules are made or chosen, nor sessions, LSP/ACP or
+position encodings.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+
+__all__ = ["ScanMemory"]
+
+_SIZE = 512
+
+
+class ScanMemory:
+    """The "more than its limit of sites" verdicts of one document's searches,
+    each with how far into the text it read and the exclusions there."""
+
+    def __init__(self, size: int = _SIZE) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._text: str | None = None
+        # search key -> (reach, exclusions within it, complete)
+        self._verdicts: OrderedDict[Hashable, tuple[int, frozenset[tuple[int, int]], bool]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
+
+    def begin(self, text: str) -> None:
+        """A request over ``text``: forget every verdict that read text which changed since the last one."""
+        with self._lock:
+            previous, self._text = self._text, text
+            if previous is text or not self._verdicts:
+                return
+            if previous is None:
+                self._verdicts.clear()
+                return
+            reach = max(reach for reach, _, _ in self._verdicts.values())
+            same = _common_prefix_len(previous, text, reach)
+            if same < reach:
+                for key in [k for k, (r, _, _) in self._verdicts.items() if r > same]:
+                    del self._verdicts[key]
+
+    def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> bool | None:
+        """The remembered verdict's ``complete`` flag when the search of
+        ``key`` found too many sites in ``text`` with these exclusions; None
+        when it must be searched."""
+        with self._lock:
+            known = self._verdicts.get(key) if text is self._text else None
+            if known is None:
+                return None
+            reach, excluded, complete = known
+            if _within(exclude, reach) != excluded:
+                return None
+            self._verdicts.move_to_end(key)
+            return complete
+
+    def remember(
+        self, text: str, key: Hashable, reach: int, exclude: Sequence[tuple[int, int]], complete: bool
+    ) -> None:
+        """The search of ``key`` found too many sites in ``text``, reading
+        it no further than ``reach``."""
+        with self._lock:
+            if text is not self._text or reach > len(text):
+                return  # another request's text, or read to its end: any edit may change it
+            self._verdicts[key] = (reach, _within(exclude, reach), complete)
+            self._verdicts.move_to_end(key)
+            while len(self._verdicts) > self._size:
+                self._verdicts.popitem(last=False)
+
+
+def _within(exclude: Sequence[tuple[int, int]], reach: int) -> frozenset[tuple[int, int]]:
+    """The exclusions a search reading up to ``reach`` can meet."""
+    return frozenset(span for span in exclude if span[0] <= reach)
+
+
+def _common_prefix_len(a: str, b: str, upto: int) -> int:
+    """How many of the first ``upto`` characters ``a`` and ``b`` share (compared at C speed)."""
+    n = min(len(a), len(b), upto)
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo

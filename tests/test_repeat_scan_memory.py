@@ -1,0 +1,176 @@
+"""A document's memory of the rules found in too many places
+(:class:`nextedit.suggest.repeat.scan_memory.ScanMemory`) never changes an
+answer: when the text those searches read changes (the document reopened
+with other text, a site edited away above the examples) or the developer's
+own edits there change, the rule is searched again and its sites offered."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nextedit.suggest.model import Candidate
+from nextedit.suggest.repeat import suggester as repeat_suggester
+from nextedit.suggest.repeat.scan_memory import ScanMemory
+from nextedit.suggest.repeat.suggester import RepeatEditSuggester
+from nextedit.suggest.repeat.synthesis import PastEdit, Proposal, synthesize
+from tests.helpers.repeat import Editor, suggest_context
+
+FUNCTION = "def f{i}(items):\n    total = 0\n    for item in items:\n        total += item\n    return total\n\n"
+# enough text after the functions that a search stopping at their sites has not read it all
+FILLER = "".join(f"def g{i}():\n    return {i}\n\n" for i in range(400))
+
+
+def _text(functions: int = 16) -> str:
+    return "".join(FUNCTION.format(i=i) for i in range(functions)) + FILLER
+
+
+def _described(proposals: list[Proposal]) -> list[tuple[object, ...]]:
+    return [
+        (p.rule.before, p.rule.after, p.rule.examples, p.score, [(s.start, s.end, s.new_text) for s in p.sites])
+        for p in proposals
+    ]
+
+
+def _synthesize(editor: Editor, memory: ScanMemory | None) -> list[Proposal]:
+    return synthesize(
+        editor.text, editor.edits, editor.edits[-1].new_end, max_sources=20, max_proposals=4, memory=memory
+    )
+
+
+def _offers_total_1(proposals: list[Proposal]) -> bool:
+    return any("total = 1" in p.rule.after_text for p in proposals)
+
+
+def _remove_unrecorded(editor: Editor, old: str, after: str = "") -> None:
+    """The first ``old`` after ``after`` goes, without an edit in the
+    history (the document reopened with other text)."""
+    editor.change(old, "", nth=editor.text[: editor.text.index(after)].count(old))
+    editor.edits.pop()
+
+
+@pytest.mark.parametrize("removed", [(5, 6, 7), (13, 14, 15)])
+def test_a_site_edited_away_within_the_searched_text_is_searched_again(removed: tuple[int, ...]) -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1")  # in f0: nothing below moves the example
+    memory = ScanMemory()
+    first = _synthesize(editor, memory)
+    assert _described(first) == _described(_synthesize(editor, None))
+    assert not _offers_total_1(first), "15 other sites: too many for one example"
+    assert len(memory) > 0, "the verdicts are remembered"
+
+    # three of the sites go (between the example and the last site, or the
+    # last ones): 12 are left, few enough to offer
+    for i in removed:
+        _remove_unrecorded(editor, "    total = 0\n", after=f"def f{i}(")
+    again = _synthesize(editor, memory)
+    fresh = _synthesize(editor, None)
+    assert _offers_total_1(fresh)
+    assert _described(again) == _described(fresh)
+
+
+def test_an_edit_of_the_developer_over_sites_is_searched_again() -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1", nth=9)
+    memory = ScanMemory()
+    assert not _offers_total_1(_synthesize(editor, memory))
+    assert len(memory) > 0
+
+    # the same text, but the first three functions are now the developer's own
+    # (pasted): their sites are not offered, 12 are left
+    pasted = "".join(FUNCTION.format(i=i) for i in range(3))
+    assert editor.text.startswith(pasted)
+    editor.seq += 1
+    editor.edits.append(PastEdit(0, "", pasted, editor.seq))
+    again = _synthesize(editor, memory)
+    fresh = _synthesize(editor, None)
+    assert _offers_total_1(fresh)
+    assert _described(again) == _described(fresh)
+
+
+def test_an_edit_below_the_searched_text_keeps_the_verdicts() -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1", nth=9)
+    memory = ScanMemory()
+    _synthesize(editor, memory)
+    remembered = len(memory)
+    assert remembered > 0
+    # far below the sites: no search read there, the verdicts stand and are used
+    editor.change("return 390", "return 391")
+    searched: list[object] = []
+    memory_too_many = memory.too_many
+
+    def counting(text: str, key: object, exclude: object) -> bool | None:
+        verdict = memory_too_many(text, key, exclude)  # type: ignore[arg-type]
+        searched.append(verdict)
+        return verdict
+
+    memory.too_many = counting  # type: ignore[method-assign]
+    again = _synthesize(editor, memory)
+    assert _described(again) == _described(_synthesize(editor, None))
+    assert any(verdict is not None for verdict in searched), "a remembered verdict was used"
+
+
+_OPS = st.lists(
+    st.tuples(st.sampled_from(["edit", "remove", "restore", "far"]), st.integers(0, 15)), min_size=1, max_size=5
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(ops=_OPS)
+def test_with_a_memory_the_proposals_are_those_of_a_fresh_search(ops: list[tuple[str, int]]) -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1", nth=9)
+    memory = ScanMemory()
+    assert _described(_synthesize(editor, memory)) == _described(_synthesize(editor, None))
+    for op, n in ops:
+        count = editor.text.count("    total = 0\n")
+        if op == "edit" and count:
+            editor.change("total = 0", "total = 1", nth=n % count)
+        elif op == "remove" and count:
+            editor.change("    total = 0\n", "", nth=n % count)
+            editor.edits.pop()
+        elif op == "restore":
+            at = editor.text.index("    for item in items:", editor.text.index(f"def f{n}("))
+            if not editor.text.startswith("    total = ", at - 14):
+                editor.text = editor.text[:at] + "    total = 0\n" + editor.text[at:]
+                editor.edits = [
+                    e if e.start < at else PastEdit(e.start + 14, e.old, e.new, e.seq) for e in editor.edits
+                ]
+        elif op == "far" and f"return {100 + n}\n" in editor.text:
+            editor.change(f"return {100 + n}\n", f"return {200 + n}\n")
+        if not editor.edits:
+            continue
+        assert _described(_synthesize(editor, memory)) == _described(_synthesize(editor, None))
+
+
+def _answer(found: object) -> list[tuple[object, ...]]:
+    if not isinstance(found, list):
+        return [found]
+    return [(c.edits, c.score, c.fingerprint) for c in found if isinstance(c, Candidate)]
+
+
+def test_a_document_reopened_with_other_text_gets_a_fresh_answer() -> None:
+    repeat = RepeatEditSuggester()
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1")
+    first = _candidates(repeat.propose(suggest_context(editor)))
+    assert not any(c.features.family == "tokens" for c in first), "the token rule has too many sites"
+    assert any(len(memory) for memory in repeat._memories.values()), "its verdict is remembered"
+
+    # closed, and opened again (same uri) with three of the functions' sites gone
+    reopened = Editor(_text())
+    for i in (5, 6, 7):
+        _remove_unrecorded(reopened, "    total = 0\n", after=f"def f{i}(")
+    reopened.change("total = 0", "total = 1")
+    repeat_suggester._CACHE.clear()
+    kept = repeat.propose(suggest_context(reopened))
+    repeat_suggester._CACHE.clear()
+    fresh = RepeatEditSuggester().propose(suggest_context(reopened))
+    assert any(c.features.family == "tokens" and "total = 1" in c.fingerprint for c in _candidates(fresh))
+    assert _answer(kept) == _answer(fresh)
+
+
+def _candidates(found: object) -> list[Candidate]:
+    return [c for c in found if isinstance(c, Candidate)] if isinstance(found, list) else []
