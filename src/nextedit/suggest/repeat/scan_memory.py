@@ -24,13 +24,18 @@ position encodings.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 
 __all__ = ["ScanMemory"]
 
-_SIZE = 512
+_SIZE = 256
+
+# (reach, exclusions within it, complete)
+_Verdict = tuple[int, frozenset[tuple[int, int]], bool]
 
 
 class ScanMemory:
@@ -41,8 +46,11 @@ class ScanMemory:
         self._size = size
         self._lock = threading.Lock()
         self._text: str | None = None
-        # search key -> (reach, exclusions within it, complete)
-        self._verdicts: OrderedDict[Hashable, tuple[int, frozenset[tuple[int, int]], bool]] = OrderedDict()
+        self._verdicts: OrderedDict[Hashable, _Verdict] = OrderedDict()  # search key -> verdict
+        # (reach, order, key, verdict) by reach: those that read past a change are the last ones;
+        # an entry whose verdict is no longer the key's is stale (dropped when met)
+        self._by_reach: list[tuple[int, int, Hashable, _Verdict]] = []
+        self._order = itertools.count()
 
     def __len__(self) -> int:
         return len(self._verdicts)
@@ -55,11 +63,13 @@ class ScanMemory:
                 return
             if previous is None:
                 self._verdicts.clear()
+                self._by_reach.clear()
                 return
-            reach = max(reach for reach, _, _ in self._verdicts.values())
-            same = _common_prefix_len(previous, text, reach)
-            if same < reach:
-                for key in [k for k, (r, _, _) in self._verdicts.items() if r > same]:
+            by_reach = self._by_reach
+            same = _common_prefix_len(previous, text, by_reach[-1][0])
+            while by_reach and by_reach[-1][0] > same:
+                _, _, key, verdict = by_reach.pop()
+                if self._verdicts.get(key) is verdict:
                     del self._verdicts[key]
 
     def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> bool | None:
@@ -84,10 +94,13 @@ class ScanMemory:
         with self._lock:
             if text is not self._text or reach > len(text):
                 return  # another request's text, or read to its end: any edit may change it
-            self._verdicts[key] = (reach, _within(exclude, reach), complete)
+            verdict = self._verdicts[key] = (reach, _within(exclude, reach), complete)
             self._verdicts.move_to_end(key)
+            bisect.insort(self._by_reach, (reach, next(self._order), key, verdict))
             while len(self._verdicts) > self._size:
                 self._verdicts.popitem(last=False)
+            if len(self._by_reach) > 2 * self._size:  # the stale entries go
+                self._by_reach = [e for e in self._by_reach if self._verdicts.get(e[2]) is e[3]]
 
 
 def _within(exclude: Sequence[tuple[int, int]], reach: int) -> frozenset[tuple[int, int]]:
