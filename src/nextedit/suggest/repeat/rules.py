@@ -304,6 +304,10 @@ def _agree(a: EditExample, b: EditExample) -> bool:
     ka, kb = _change_key(a), _change_key(b)
     if len(ka[0]) != len(kb[0]) or len(ka[1]) != len(kb[1]):
         return False  # _change_holes' first test: most pairs differ here
+    if ka[0] == kb[0]:
+        # no old token differs, so no hole: the new tokens' texts must be the
+        # same too (the same name renamed to two others, the same edit twice)
+        return bool(ka[0] or ka[1]) and all(x[1] == y[1] for x, y in zip(ka[1], kb[1], strict=True))
     key = (ka, kb)
     known = _AGREE.get(key)
     if known is None:

@@ -373,7 +373,8 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        return any(_holds(longer, literal) for longer in self.too_many.get(limit, ()))
+        # newest first: most often a source's own longest literal, searched just before its rules
+        return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, ())))
 
 
 @functools.lru_cache(maxsize=4096)
