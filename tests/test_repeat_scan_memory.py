@@ -174,3 +174,21 @@ def test_a_document_reopened_with_other_text_gets_a_fresh_answer() -> None:
 
 def _candidates(found: object) -> list[Candidate]:
     return [c for c in found if isinstance(c, Candidate)] if isinstance(found, list) else []
+
+
+def test_a_line_rewrite_past_its_limit_is_looked_for_again_when_its_lines_change() -> None:
+    repeat = RepeatEditSuggester()
+    editor = Editor(_text(64))
+    editor.change("total = 0", "total = 1")  # in f0: the line stands in 63 other functions
+    first = _candidates(repeat.propose(suggest_context(editor)))
+    assert not any(c.features.family == "clone" for c in first), "more places than the line rules' limit"
+
+    # three of them go (the document reopened with other text): 60 are left
+    for i in (5, 6, 7):
+        _remove_unrecorded(editor, "    total = 0\n", after=f"def f{i}(")
+    repeat_suggester._CACHE.clear()
+    kept = repeat.propose(suggest_context(editor))
+    repeat_suggester._CACHE.clear()
+    fresh = RepeatEditSuggester().propose(suggest_context(editor))
+    assert any(c.features.family == "clone" for c in _candidates(fresh))
+    assert _answer(kept) == _answer(fresh)

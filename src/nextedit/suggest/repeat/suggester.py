@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
-from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites
+from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
 from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
@@ -201,7 +201,7 @@ class RepeatEditSuggester:
 
         candidates = [
             c
-            for c in _line_candidates(context, self.name)
+            for c in _line_candidates(context, self.name, self._memory(context.uri))
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:
@@ -365,10 +365,16 @@ def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
     return False
 
 
-def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
-    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits."""
+def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | None = None) -> list[Candidate]:
+    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits.
+
+    A rewrite of lines standing at more than ``_LINE_SITES_LIMIT`` places
+    offers nothing; ``memory`` (the document's) keeps that verdict while the
+    text up to the last place looked at, and the exclusions there, stand."""
     if not _LINE_SOURCES:
         return []
+    if memory is not None:
+        memory.begin(context.text)
     edits = context.edits[-_LINE_SOURCES:]
     text = context.text
     exclude = [(e.start_cp, e.new_end_cp) for e in edits]
@@ -386,6 +392,11 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             finder = finders[before] = BlockFinder(text, before, exclude, context.cancelled)
         # one inserted example: only where both its context lines stand
         both_sides = kind != "clone" and len(members) < 2
+        # a rewrite applies wherever its lines stand: past the limit it has no site
+        rewrite = kind == "clone" and before != after
+        key = ("lines", before, _LINE_SITES_LIMIT)
+        if rewrite and memory is not None and memory.too_many(text, key, exclude) is not None:
+            continue
         nearest = nearest_line_sites(
             text,
             rule,
@@ -397,6 +408,10 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             finder,
             both_sides,
         )
+        if nearest is None and rewrite and memory is not None:
+            standing = finder.standing(_LINE_SITES_LIMIT)  # what nearest_line_sites found, remembered
+            if len(standing) > _LINE_SITES_LIMIT:
+                memory.remember(text, key, standing_reach(standing), exclude, True)
         if not nearest or not nearest[0]:  # none, or more than the limit
             continue
         count, found = nearest
