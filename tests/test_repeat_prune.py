@@ -24,7 +24,7 @@ def _edited(functions: int, edited: list[int], old: str, new: str) -> tuple[str,
 
 def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(synthesis._Search, "inside_too_many", lambda self, rule, limit: False)
-    monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, rules: None)
+    monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, longest: None)
     monkeypatch.setattr(synthesis._Search, "holds_an_absent_literal", lambda self, rule: False)
 
 

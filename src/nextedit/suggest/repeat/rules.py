@@ -18,6 +18,7 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from nextedit.frozen import evolve
 from nextedit.suggest.repeat.examples import EditExample
@@ -111,8 +112,45 @@ def _span_template(
 
 def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     """Candidate rules from the last example (and earlier ones that agree)."""
-    if not examples:
+    made = made_rules(examples)
+    if made is None:
         return []
+    if not made.restated:
+        return made.rules
+    rules = [made.here(rule) for rule in made.rules]
+    _RULES[made.key] = _Made((made.last, made.partner), rules, {})
+    return rules
+
+
+@dataclass(frozen=True)
+class MadeRules:
+    """A source's rules as they were made (or last restated) for examples of
+    the same keys, shared between requests: ``here`` restates one for the
+    examples where they stand now, which only a rule about to be offered
+    needs (a rule's templates, limits and searches do not depend on where
+    its examples stand). ``derived`` keeps what a caller works out of
+    ``rules`` alone (position-free), for as long as they are kept."""
+
+    key: tuple[object, ...]
+    rules: list[Rule]
+    last: EditExample
+    partner: EditExample | None
+    restated: bool  # the examples stand elsewhere than the rules say
+    shift: int
+    derived: dict[str, object]
+
+    def here(self, rule: Rule) -> Rule:
+        """``rule`` (one of ``rules``) stating the examples where they stand now."""
+        if not self.restated:
+            return rule
+        return _moved((rule,), self.shift, self.last, self.partner)[0]
+
+
+def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
+    """:func:`rules_for`'s rules as made for examples of the same keys, not
+    yet restated where these examples stand (:meth:`MadeRules.here`)."""
+    if not examples:
+        return None
     last = examples[-1]
     # the newest earlier example that agrees with it
     partner = next((e for e in reversed(examples[:-1]) if e.edit.start != last.edit.start and _agree(last, e)), None)
@@ -122,11 +160,10 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     cached = _RULES.get(key)
     if cached is not None:
         _RULES.move_to_end(key)
-        made_for, rules = cached
-        if _where(made_for) != _where((last, partner)):
-            rules = _moved(rules, last.window_start - made_for[0].window_start, last, partner)
-            _RULES[key] = ((last, partner), rules)
-        return rules
+        made_for = cached.made_for
+        restated = _where(made_for) != _where((last, partner))
+        shift = last.window_start - made_for[0].window_start
+        return MadeRules(key, cached.rules, last, partner, restated, shift, cached.derived)
     rules = []
     if partner is not None:
         rules.extend(_anti_unified(last, partner))
@@ -134,10 +171,10 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     if line is not None:
         rules.append(line)
     rules.extend(_single_rules(last))
-    _RULES[key] = ((last, partner), rules)
+    entry = _RULES[key] = _Made((last, partner), rules, {})
     if len(_RULES) > _RULES_SIZE:
         _RULES.popitem(last=False)
-    return rules
+    return MadeRules(key, rules, last, partner, False, 0, entry.derived)
 
 
 def _where(examples: tuple[EditExample, EditExample | None]) -> tuple[object, ...]:
@@ -219,9 +256,15 @@ def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
 _ANTI_UNIFIED: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample, int], list[Rule]]] = OrderedDict()
 
 
-# (last example's key, the agreeing earlier example's key) ->
-# ((the examples they were made or last moved for), their rules)
-_RULES: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample | None], list[Rule]]] = OrderedDict()
+@dataclass(frozen=True)
+class _Made:
+    made_for: tuple[EditExample, EditExample | None]  # the examples they were made or last moved for
+    rules: list[Rule]
+    derived: dict[str, object]  # MadeRules.derived
+
+
+# (last example's key, the agreeing earlier example's key) -> their rules
+_RULES: OrderedDict[tuple[object, ...], _Made] = OrderedDict()
 _RULES_SIZE = 256
 
 

@@ -72,8 +72,8 @@ class ScanMemory:
                 if self._verdicts.get(key) is verdict:
                     del self._verdicts[key]
 
-    def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> bool | None:
-        """The remembered verdict's ``complete`` flag when the search of
+    def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> tuple[int, bool] | None:
+        """``(reach, complete)`` of the remembered verdict when the search of
         ``key`` found too many sites in ``text`` with these exclusions; None
         when it must be searched."""
         with self._lock:
@@ -84,7 +84,7 @@ class ScanMemory:
             if _within(exclude, reach) != excluded:
                 return None
             self._verdicts.move_to_end(key)
-            return complete
+            return reach, complete
 
     def remember(
         self, text: str, key: Hashable, reach: int, exclude: Sequence[tuple[int, int]], complete: bool

@@ -80,7 +80,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
+from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules, rules_for
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
@@ -170,12 +170,12 @@ def synthesize(
         if _is_undone(src.edit, recent) or (walk is not None and walk.offered and walk.made(src.edit)):
             continue  # undone, or one of the walk's own edits: the same rules again
         earlier = examples[: len(examples) - len(sources) + idx]
-        rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
-        # a rule with enough fixed text first; a vaguer one only when none has sites
-        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
-        ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
+        made = made_rules([*earlier, src])
+        if made is None:
+            continue
+        ordered, longest = _plan(made)
         if not (max_proposals == 1 and age):
-            search.longest_literals_first(ordered)
+            search.longest_literals_first(longest)
         for rule in ordered:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
@@ -198,6 +198,7 @@ def synthesize(
                 walked = step is not None
             if not found:  # none, or more than the limit
                 continue
+            rule = made.here(rule)  # stating its examples where they stand now
             sites = list(found)
             if category is not None:
                 sites = same_category(sites, rule, category)
@@ -331,27 +332,22 @@ class _Search:
         has more than ``limit`` sites while that still holds (:class:`ScanMemory`)."""
         memory = self.memory
         if memory is not None:
-            complete = memory.too_many(self.text, key, self.exclude)
-            if complete is not None:
-                return None, complete
+            known = memory.too_many(self.text, key, self.exclude)
+            if known is not None:
+                return None, known[1]
         sites, complete, reach = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
         if memory is not None and sites is None and reach is not None:
             memory.remember(self.text, key, reach, self.exclude, complete)
         return sites, complete
 
-    def longest_literals_first(self, rules: Sequence[Rule]) -> None:
-        """Search a source's longest literal rule of each limit first: when
-        even it has too many sites, so has every literal rule inside it
-        (:meth:`inside_too_many`), and those need no search. After the same
-        small edit in many places, most of a request's rules are such
-        literals with the same verdict; this finds it once per source."""
-        longest: dict[int, tuple[int, Rule]] = {}
-        for rule in rules:
-            literal = rule.plain_literal
-            limit = _limit(rule)
-            if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
-                longest[limit] = (len(literal), rule)
-        for limit, (_, rule) in longest.items():
+    def longest_literals_first(self, longest: Sequence[tuple[int, Rule]]) -> None:
+        """Search a source's longest literal rule of each limit
+        (:func:`_longest_literals`) first: when even it has too many sites,
+        so has every literal rule inside it (:meth:`inside_too_many`), and
+        those need no search. After the same small edit in many places, most
+        of a request's rules are such literals with the same verdict; this
+        finds it once per source."""
+        for limit, rule in longest:
             if not self.inside_too_many(rule, limit):
                 self.sites(rule, limit)
 
@@ -375,6 +371,32 @@ class _Search:
             return False
         # newest first: most often a source's own longest literal, searched just before its rules
         return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, ())))
+
+
+def _plan(made: MadeRules) -> tuple[list[Rule], list[tuple[int, Rule]]]:
+    """A source's acceptable rules in the order they are tried — a rule with
+    enough fixed text first, a vaguer one only when none has sites — and
+    the longest literal rule of each limit: worked out once for as long as
+    the rules are kept (all of it is position-free)."""
+    plan = made.derived.get("plan")
+    if plan is None:
+        rules = [r for r in made.rules if acceptable(r)]
+        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
+        ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
+        plan = made.derived["plan"] = (ordered, _longest_literals(ordered))
+    return plan  # type: ignore[return-value]
+
+
+def _longest_literals(rules: Sequence[Rule]) -> list[tuple[int, Rule]]:
+    """``(limit, rule)``: the first longest literal rule of each limit, in
+    the order the limits first appear."""
+    longest: dict[int, tuple[int, Rule]] = {}
+    for rule in rules:
+        literal = rule.plain_literal
+        limit = _limit(rule)
+        if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
+            longest[limit] = (len(literal), rule)
+    return [(limit, rule) for limit, (_, rule) in longest.items()]
 
 
 @functools.lru_cache(maxsize=4096)
