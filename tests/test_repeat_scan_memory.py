@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from nextedit.suggest.model import Candidate
 from nextedit.suggest.repeat import suggester as repeat_suggester
+from nextedit.suggest.repeat import synthesis
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
-from nextedit.suggest.repeat.synthesis import PastEdit, Proposal, synthesize
+from nextedit.suggest.repeat.synthesis import PastEdit, Proposal, make_rule, synthesize
 from tests.helpers.repeat import Editor, suggest_context
 
 FUNCTION = "def f{i}(items):\n    total = 0\n    for item in items:\n        total += item\n    return total\n\n"
@@ -192,3 +193,26 @@ def test_a_line_rewrite_past_its_limit_is_looked_for_again_when_its_lines_change
     fresh = RepeatEditSuggester().propose(suggest_context(editor))
     assert any(c.features.family == "clone" for c in _candidates(fresh))
     assert _answer(kept) == _answer(fresh)
+
+
+def test_a_rule_of_the_same_pattern_whose_rewrite_already_stands_is_searched_again() -> None:
+    # f(a, 2) stands on 10 lines already; f(a) on 12: "f(a" matches all 22
+    text = "x = f(a, 2)\n" * 10 + "x = f(a)\n" * 12 + FILLER
+    example = (PastEdit(len(text) - 1, "", "\n", 1),)
+    writes_1 = make_rule(["f(a"], ["f(a, 1"], [], 1, 5.0, example)
+    writes_2 = make_rule(["f(a"], ["f(a, 2"], [], 1, 5.0, example)
+    memory = ScanMemory()
+    first = synthesis._Search(text, [], None, memory)
+    assert first.sites(writes_1, 12)[0] is None, "22 sites: too many"
+    assert len(memory) > 0
+
+    # the next request, the same text: "f(a, 2" is already there at 10 of them
+    again = synthesis._Search(text, [], None, memory).sites(writes_2, 12)[0]
+    fresh = synthesis._Search(text, [], None, None).sites(writes_2, 12)[0]
+    assert fresh is not None and len(fresh) == 12
+    assert again == fresh
+
+    # "f(a, 3" stands nowhere: too many, as the other rule's verdict says
+    writes_3 = make_rule(["f(a"], ["f(a, 3"], [], 1, 5.0, example)
+    assert synthesis._Search(text, [], None, memory).sites(writes_3, 12)[0] is None
+    assert synthesis._Search(text, [], None, None).sites(writes_3, 12)[0] is None

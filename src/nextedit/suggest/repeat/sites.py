@@ -319,6 +319,28 @@ def scan_reach(rule: Rule, last_start: int, looked: int) -> int | None:
     return max(last_start + 2 * _MAX_REGION_CHARS + len(anchor[0]) + 1, looked) + 1
 
 
+def never_already_there(text: str, rule: Rule, reach: int) -> bool:
+    """No match of ``rule`` ending by ``reach`` can find its rewrite already
+    there (:func:`_changes`), nor be rewritten into itself: the rewrite's
+    fixed text differs from the match and stands nowhere in the text up to
+    ``reach`` plus its length — which the "already there" look of such a
+    match never reads past. Told for a literal rule (its rewrite is that
+    text) and a whole-line rule (the match's indentation, then that text,
+    on one line); False for any other rule."""
+    template = _template(rule.replacement)
+    if template is None:
+        return False
+    groups = [p for p in template if not isinstance(p, str)]
+    fixed = "".join(p for p in template if isinstance(p, str))
+    if not groups and rule.plain_literal is not None:
+        before = rule.plain_literal
+    elif groups == [("ind",)] and template[0] == ("ind",) and rule.info.get("line_rule") and "\n" not in fixed:
+        before = rule.before_text
+    else:
+        return False
+    return bool(fixed) and fixed != before and text.find(fixed, 0, reach + len(fixed)) < 0
+
+
 def sites_in(
     text: str,
     rule: Rule,

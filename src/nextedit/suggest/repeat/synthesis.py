@@ -86,6 +86,7 @@ from nextedit.suggest.repeat.sites import (
     MatchMemo,
     find_sites,
     literal_matches,
+    never_already_there,
     node_category,  # noqa: F401
     same_category,
     scan_sites_reach,
@@ -329,15 +330,24 @@ class _Search:
 
     def _scan(self, key: tuple[object, ...], rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
         """The search of ``rule``, or an earlier request's verdict that it
-        has more than ``limit`` sites while that still holds (:class:`ScanMemory`)."""
+        has more than ``limit`` sites while that still holds (:class:`ScanMemory`):
+        its own, or that of a rule of the same pattern writing something else
+        when no match up to that verdict's reach can find this rule's rewrite
+        already there (:func:`never_already_there`: then every site the other
+        rule had up to there is one of this rule's too)."""
         memory = self.memory
+        pattern = ("pattern", key[0], key[2], limit)
         if memory is not None:
             known = memory.too_many(self.text, key, self.exclude)
             if known is not None:
                 return None, known[1]
+            known = memory.too_many(self.text, pattern, self.exclude)
+            if known is not None and never_already_there(self.text, rule, known[0]):
+                return None, known[1]
         sites, complete, reach = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
         if memory is not None and sites is None and reach is not None:
             memory.remember(self.text, key, reach, self.exclude, complete)
+            memory.remember(self.text, pattern, reach, self.exclude, complete)
         return sites, complete
 
     def longest_literals_first(self, longest: Sequence[tuple[int, Rule]]) -> None:
