@@ -344,13 +344,14 @@ def _agree(a: EditExample, b: EditExample) -> bool:
     """``_change_holes(a, b) is not None``, which depends on the kinds and
     texts of the two changes' old and new tokens alone (:func:`_change_key`),
     not on their context nor on where they stand."""
-    ka, kb = _change_key(a), _change_key(b)
-    if len(ka[0]) != len(kb[0]) or len(ka[1]) != len(kb[1]):
-        return False  # _change_holes' first test: most pairs differ here
+    ka = a.__dict__.get("_change_key") or _change_key(a)
+    kb = b.__dict__.get("_change_key") or _change_key(b)
+    if ka[2] != kb[2]:
+        return False  # _change_holes' first test (as many old and new tokens): most pairs differ here
     if ka[0] == kb[0]:
         # no old token differs, so no hole: the new tokens' texts must be the
         # same too (the same name renamed to two others, the same edit twice)
-        return bool(ka[0] or ka[1]) and all(x[1] == y[1] for x, y in zip(ka[1], kb[1], strict=True))
+        return ka[3] == kb[3] and ka[2] != (0, 0)
     key = (ka, kb)
     known = _AGREE.get(key)
     if known is None:
@@ -360,15 +361,18 @@ def _agree(a: EditExample, b: EditExample) -> bool:
     return known
 
 
-def _change_key(ex: EditExample) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    """The kinds and texts of the change's old and new tokens: all that
+def _change_key(
+    ex: EditExample,
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[int, int], tuple[str, ...]]:
+    """The kinds and texts of the change's old and new tokens — all that
     :func:`_change_holes` compares of two examples (the hole positions it
-    returns are not part of whether they agree)."""
-    cached = ex.__dict__.get("_change_key")
-    if cached is None:
-        cached = (tuple((t.kind, t.text) for t in ex.old_toks), tuple((t.kind, t.text) for t in ex.new_toks))
-        ex.__dict__["_change_key"] = cached  # frozen dataclass: a memo, not state
-    return cached
+    returns are not part of whether they agree) — their counts, and the new
+    tokens' texts."""
+    old = tuple((t.kind, t.text) for t in ex.old_toks)
+    new = tuple((t.kind, t.text) for t in ex.new_toks)
+    key = (old, new, (len(old), len(new)), tuple(text for _, text in new))
+    ex.__dict__["_change_key"] = key  # frozen dataclass: a memo, not state
+    return key
 
 
 def _change_holes(
