@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nextedit.suggest.model import Candidate
+from nextedit.suggest.repeat import examples, synthesis
 from nextedit.suggest.repeat import suggester as repeat_suggester
-from nextedit.suggest.repeat import synthesis
+from nextedit.suggest.repeat.examples import EditExample, ExampleMemory, example_from_edit
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
 from nextedit.suggest.repeat.synthesis import PastEdit, Proposal, make_rule, synthesize
@@ -34,9 +35,17 @@ def _described(proposals: list[Proposal]) -> list[tuple[object, ...]]:
     ]
 
 
-def _synthesize(editor: Editor, memory: ScanMemory | None) -> list[Proposal]:
+def _synthesize(
+    editor: Editor, memory: ScanMemory | None, example_memory: ExampleMemory | None = None
+) -> list[Proposal]:
     return synthesize(
-        editor.text, editor.edits, editor.edits[-1].new_end, max_sources=20, max_proposals=4, memory=memory
+        editor.text,
+        editor.edits,
+        editor.edits[-1].new_end,
+        max_sources=20,
+        max_proposals=4,
+        memory=memory,
+        example_memory=example_memory,
     )
 
 
@@ -123,8 +132,8 @@ _OPS = st.lists(
 def test_with_a_memory_the_proposals_are_those_of_a_fresh_search(ops: list[tuple[str, int]]) -> None:
     editor = Editor(_text())
     editor.change("total = 0", "total = 1", nth=9)
-    memory = ScanMemory()
-    assert _described(_synthesize(editor, memory)) == _described(_synthesize(editor, None))
+    memory, example_memory = ScanMemory(), ExampleMemory()
+    assert _described(_synthesize(editor, memory, example_memory)) == _described(_synthesize(editor, None))
     for op, n in ops:
         count = editor.text.count("    total = 0\n")
         if op == "edit" and count:
@@ -143,7 +152,7 @@ def test_with_a_memory_the_proposals_are_those_of_a_fresh_search(ops: list[tuple
             editor.change(f"return {100 + n}\n", f"return {200 + n}\n")
         if not editor.edits:
             continue
-        assert _described(_synthesize(editor, memory)) == _described(_synthesize(editor, None))
+        assert _described(_synthesize(editor, memory, example_memory)) == _described(_synthesize(editor, None))
 
 
 def _answer(found: object) -> list[tuple[object, ...]]:
@@ -216,3 +225,87 @@ def test_a_rule_of_the_same_pattern_whose_rewrite_already_stands_is_searched_aga
     writes_3 = make_rule(["f(a"], ["f(a, 3"], [], 1, 5.0, example)
     assert synthesis._Search(text, [], None, memory).sites(writes_3, 12)[0] is None
     assert synthesis._Search(text, [], None, None).sites(writes_3, 12)[0] is None
+
+
+def _example_facts(example: EditExample | None) -> tuple[object, ...] | None:
+    if example is None:
+        return None
+    return (
+        example.edit,
+        example.window_start,
+        example.before,
+        example.after,
+        example.p,
+        example.s,
+        example.clipped,
+        [(t.kind, t.text, t.start, t.end) for t in example.b_toks],
+        [(t.kind, t.text, t.start, t.end) for t in example.a_toks],
+    )
+
+
+def test_an_older_edits_context_edited_again_gives_its_new_example() -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1", nth=3)
+    remembered = ExampleMemory()
+    edit = editor.edits[-1]
+    assert _example_facts(remembered.example(editor.text, edit)) == _example_facts(example_from_edit(editor.text, edit))
+    # the line below it (in its window) changes; then a line far above (it moves)
+    editor.change("for item in items", "for entry in items", nth=3)
+    editor.change("return total", "return total  # sum", nth=0)
+    edit = editor.edits[0]
+    mine = remembered.example(editor.text, edit)
+    assert mine is not None and "for entry in items" in mine.after
+    assert _example_facts(mine) == _example_facts(example_from_edit(editor.text, edit))
+
+
+_SNIPPETS = st.sampled_from(["x", "total", " = 1", "\n", "\n    ", "(a, b)", "", "# note\n"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.integers(1, 40),
+    ops=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 12), _SNIPPETS), min_size=1, max_size=8),
+)
+def test_a_remembered_example_is_the_one_worked_out_afresh(lines: int, ops: list[tuple[float, int, str]]) -> None:
+    """Edits anywhere — above an older edit (it moves), in its window, at the
+    text's start and end — and every recent edit's example from the memory
+    is the one :func:`example_from_edit` works out in the text as it stands."""
+    editor = Editor("".join(f"    value{i} = compute(a, {i})\n" for i in range(lines)))
+    remembered = ExampleMemory(size=8)
+    for where, length, new in ops:
+        start = int(where * len(editor.text))
+        old = editor.text[start : start + length]
+        if not old and not new:
+            continue
+        editor.change(old, new, nth=editor.text[:start].count(old)) if old else _insert(editor, start, new)
+        for edit in editor.edits[-10:]:
+            got = remembered.example(editor.text, edit)
+            assert _example_facts(got) == _example_facts(example_from_edit(editor.text, edit))
+
+
+def _insert(editor: Editor, at: int, new: str) -> None:
+    """``new`` typed at ``at`` (Editor.change finds what it replaces by text)."""
+    kept = [
+        e if e.new_end <= at else PastEdit(e.start + len(new), e.old, e.new, e.seq)
+        for e in editor.edits
+        if not (e.start < at < e.new_end)
+    ]
+    editor.seq += 1
+    kept.append(PastEdit(at, "", new, editor.seq))
+    editor.edits = kept
+    editor.text = editor.text[:at] + new + editor.text[at:]
+
+
+def test_the_line_break_before_an_examples_window_is_part_of_what_made_it() -> None:
+    editor = Editor(_text())
+    editor.change("total = 0", "total = 1", nth=3)
+    edit = editor.edits[-1]
+    remembered = ExampleMemory()
+    remembered.example(editor.text, edit)
+    ws = examples._window(editor.text, edit)[0]  # type: ignore[index]
+    assert ws > 0 and editor.text[ws - 1] == "\n"
+    # the line above the window joins its first line (the same length: nothing moves)
+    editor.text = editor.text[: ws - 1] + " " + editor.text[ws:]
+    mine = remembered.example(editor.text, edit)
+    assert _example_facts(mine) == _example_facts(example_from_edit(editor.text, edit))
+    assert mine is not None and mine.window_start < ws

@@ -1,10 +1,12 @@
 """What one document's earlier requests learnt about rules found in too many places.
 
-Owns :class:`ScanMemory`. A literal rule's site search that found more than
-its limit of sites stopped there, near the top of the file: what it read is
-the text up to its last site and a bounded stretch after it
-(:func:`nextedit.suggest.repeat.sites.scan_reach`), and the developer's own
-edits there (the search skips them). The next request, after an edit below
+Owns :class:`ScanMemory`. A rule's site search that found more than its
+limit of sites stopped there, near the top of the file: what it read is the
+text up to its last site and a bounded stretch after it
+(:func:`nextedit.suggest.repeat.sites.scan_reach`,
+:func:`nextedit.suggest.repeat.lines.standing_reach`), and the developer's
+own edits there (the search skips them). The keys are the caller's (a
+rule's pattern and rewrite and limit, a line block and limit). The next request, after an edit below
 that reach, would read the same text and the same exclusions and stop at
 the same site with the same verdict, so the verdict is remembered instead of
 searched again. A fresh edit after the developer repeated a small change

@@ -42,10 +42,12 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
+from nextedit.suggest.repeat.examples import ExampleMemory
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
 from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
 from nextedit.suggest.repeat.scan_memory import ScanMemory
@@ -76,6 +78,15 @@ _LINE_SITES_LIMIT = 60
 _MEMORIES = 8
 
 
+class DocumentMemory(NamedTuple):
+    """What a suggester keeps of one document's earlier requests: the rules
+    found in too many places, and the examples of its recent edits (each
+    used only while the text it was made from stands)."""
+
+    scans: ScanMemory
+    examples: ExampleMemory
+
+
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
     """Stable under offset shifts: the rule and the text of the site."""
     return f"repeat:{uri}:{before}->{after}@{site_text}"
@@ -87,10 +98,10 @@ _CACHE: OrderedDict[tuple[object, ...], list[RuleProposal]] = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def repeat_proposals(context: SuggestContext, memory: ScanMemory | None = None) -> list[RuleProposal]:
+def repeat_proposals(context: SuggestContext, memory: DocumentMemory | None = None) -> list[RuleProposal]:
     """The synthesizer's proposals for this request (cached per request);
-    ``memory`` is the request document's :class:`ScanMemory`, when the
-    caller keeps one."""
+    ``memory`` is what the caller keeps of the request document's earlier
+    requests, if anything."""
     edits = context.edits[-_HISTORY:]
     if not edits:
         return []
@@ -113,7 +124,8 @@ def repeat_proposals(context: SuggestContext, memory: ScanMemory | None = None) 
         max_proposals=_PROPOSALS,
         cancelled=context.cancelled,
         category=categorizer(context),
-        memory=memory,
+        memory=memory.scans if memory is not None else None,
+        example_memory=memory.examples if memory is not None else None,
     )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
@@ -177,7 +189,7 @@ class RepeatEditSuggester:
 
     def __init__(self) -> None:
         # one session's documents, the most recently asked about last
-        self._memories: OrderedDict[str, ScanMemory] = OrderedDict()
+        self._memories: OrderedDict[str, DocumentMemory] = OrderedDict()
 
     def propose(self, context: SuggestContext) -> Proposal:
         if not context.edits:
@@ -201,7 +213,7 @@ class RepeatEditSuggester:
 
         candidates = [
             c
-            for c in _line_candidates(context, self.name, self._memory(context.uri))
+            for c in _line_candidates(context, self.name, self._memory(context.uri).scans)
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:
@@ -237,12 +249,12 @@ class RepeatEditSuggester:
                 )
         return candidates or SilenceReason.NO_CANDIDATES
 
-    def _memory(self, uri: str) -> ScanMemory:
-        """The document's :class:`ScanMemory` (one per document; the
-        ``_MEMORIES`` most recently asked about are kept)."""
+    def _memory(self, uri: str) -> DocumentMemory:
+        """The document's :class:`DocumentMemory` (the ``_MEMORIES`` most
+        recently asked about are kept)."""
         memory = self._memories.get(uri)
         if memory is None:
-            memory = self._memories[uri] = ScanMemory()
+            memory = self._memories[uri] = DocumentMemory(ScanMemory(), ExampleMemory())
             while len(self._memories) > _MEMORIES:
                 self._memories.popitem(last=False)
         self._memories.move_to_end(uri)

@@ -70,7 +70,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
-from nextedit.suggest.repeat.examples import EditExample, example_from_edit
+from nextedit.suggest.repeat.examples import EditExample, ExampleMemory, example_from_edit
 
 # re-exported: imported from here by callers and tests
 from nextedit.suggest.repeat.model import (
@@ -130,6 +130,7 @@ def synthesize(
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
     memory: ScanMemory | None = None,
+    example_memory: ExampleMemory | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
 
@@ -145,14 +146,16 @@ def synthesize(
 
     ``memory`` (one per document, kept across requests) remembers the rules
     found in too many places by earlier requests while the text they read
-    stands (:class:`ScanMemory`); the proposals are the same without it.
+    stands (:class:`ScanMemory`), ``example_memory`` (the same document's)
+    the examples of its recent edits while the text around them stands
+    (:class:`ExampleMemory`); the proposals are the same without them.
     """
     recent = list(edits[-max_examples:])
     if not recent:
         return []
     examples: list[EditExample] = []
     for e in recent:
-        ex = example_from_edit(text, e)
+        ex = example_memory.example(text, e) if example_memory is not None else example_from_edit(text, e)
         if ex is not None:
             examples.append(ex)
     exclude = [(e.start, e.new_end) for e in recent]
