@@ -177,17 +177,18 @@ def synthesize(
         made = made_rules([*earlier, src])
         if made is None:
             continue
-        ordered, longest = _plan(made)
+        steps, longest = _plan(made)
         if not (max_proposals == 1 and age):
             search.longest_literals_first(longest)
-        for rule in ordered:
+        for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
-            limit = _limit(rule)
-            if search.inside_too_many(rule, limit):
+            if (holder is not None and holder in search.too_many_literals(limit)) or search.inside_too_many(
+                rule, limit
+            ):
                 found, complete = None, True
             elif search.holds_an_absent_literal(rule):
                 continue
@@ -317,6 +318,7 @@ class _Search:
         self.memo = MatchMemo(text, cancelled)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
         self.too_many: dict[int, list[str]] = {}  # by limit
+        self._too_many_sets: dict[int, set[str]] = {}  # the same, as sets
         self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
@@ -327,6 +329,7 @@ class _Search:
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
                 self.too_many.setdefault(limit, []).append(literal)
+                self._too_many_sets.setdefault(limit, set()).add(literal)
             elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
                 self.absent.append(literal)
         return self.scanned[key]
@@ -375,6 +378,10 @@ class _Search:
             return False
         return any(_holds(literal, shorter) for shorter in self.absent)
 
+    def too_many_literals(self, limit: int) -> set[str] | tuple[()]:
+        """The literal before-texts found at more than ``limit`` sites so far."""
+        return self._too_many_sets.get(limit, ())
+
     def inside_too_many(self, rule: Rule, limit: int) -> bool:
         """``rule`` is a literal standing, with its word boundaries, inside a
         literal found at more than ``limit`` sites: each of those sites holds
@@ -386,17 +393,28 @@ class _Search:
         return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, ())))
 
 
-def _plan(made: MadeRules) -> tuple[list[Rule], list[tuple[int, Rule]]]:
+def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
     """A source's acceptable rules in the order they are tried — a rule with
-    enough fixed text first, a vaguer one only when none has sites — and
-    the longest literal rule of each limit: worked out once for as long as
-    the rules are kept (all of it is position-free)."""
+    enough fixed text first, a vaguer one only when none has sites — each
+    with its limit and the longest literal rule's text of that limit when
+    it holds the rule's (found at too many sites, that one says this one is
+    too: :meth:`_Search.inside_too_many`), and those longest literal rules:
+    worked out once for as long as the rules are kept (all of it is
+    position-free)."""
     plan = made.derived.get("plan")
     if plan is None:
         rules = [r for r in made.rules if acceptable(r)]
         specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
         ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
-        plan = made.derived["plan"] = (ordered, _longest_literals(ordered))
+        longest = _longest_literals(ordered)
+        longest_text = {limit: rule.plain_literal for limit, rule in longest}
+        steps = []
+        for rule in ordered:
+            limit = _limit(rule)
+            literal, holder = rule.plain_literal, longest_text.get(limit)
+            held = literal is not None and holder is not None and _holds(holder, literal)
+            steps.append((rule, limit, holder if held else None))
+        plan = made.derived["plan"] = (steps, longest)
     return plan  # type: ignore[return-value]
 
 
