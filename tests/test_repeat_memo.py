@@ -144,5 +144,6 @@ def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
     for last in found:
         for partner in found:
             if partner is not last:
-                served = rules._anti_unified(last, partner)
+                made, offset = rules._anti_unified(last, partner)
+                served = made if offset is None else rules._moved(made, offset, last, partner)
                 assert _rule_facts(served) == _rule_facts(rules._anti_unify(last, partner))

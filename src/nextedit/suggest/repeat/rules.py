@@ -115,10 +115,10 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     made = made_rules(examples)
     if made is None:
         return []
-    if not made.restated:
+    if not made.restated and not made.offsets:
         return made.rules
     rules = [made.here(rule) for rule in made.rules]
-    _RULES[made.key] = _Made((made.last, made.partner), rules, {})
+    _RULES[made.key] = _Made((made.last, made.partner), rules, {}, {})
     return rules
 
 
@@ -129,7 +129,10 @@ class MadeRules:
     examples where they stand now, which only a rule about to be offered
     needs (a rule's templates, limits and searches do not depend on where
     its examples stand). ``derived`` keeps what a caller works out of
-    ``rules`` alone (position-free), for as long as they are kept."""
+    ``rules`` alone (position-free), for as long as they are kept.
+    ``offsets`` (by ``id``) are the anti-unified rules shared with other
+    pairs of examples (:func:`_anti_unified`): made for examples elsewhere,
+    they are always restated, that much further on."""
 
     key: tuple[object, ...]
     rules: list[Rule]
@@ -138,12 +141,16 @@ class MadeRules:
     restated: bool  # the examples stand elsewhere than the rules say
     shift: int
     derived: dict[str, object]
+    offsets: dict[int, int]
 
     def here(self, rule: Rule) -> Rule:
         """``rule`` (one of ``rules``) stating the examples where they stand now."""
-        if not self.restated:
-            return rule
-        return _moved((rule,), self.shift, self.last, self.partner)[0]
+        offset = self.offsets.get(id(rule))
+        if offset is None:
+            if not self.restated:
+                return rule
+            offset = 0
+        return _moved((rule,), self.shift + offset, self.last, self.partner)[0]
 
 
 def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
@@ -163,18 +170,22 @@ def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
         made_for = cached.made_for
         restated = _where(made_for) != _where((last, partner))
         shift = last.window_start - made_for[0].window_start
-        return MadeRules(key, cached.rules, last, partner, restated, shift, cached.derived)
+        return MadeRules(key, cached.rules, last, partner, restated, shift, cached.derived, cached.offsets)
     rules = []
+    offsets: dict[int, int] = {}
     if partner is not None:
-        rules.extend(_anti_unified(last, partner))
+        anti, offset = _anti_unified(last, partner)
+        rules.extend(anti)
+        if offset is not None:
+            offsets = {id(rule): offset for rule in anti}
     line = _line_rule(last)
     if line is not None:
         rules.append(line)
     rules.extend(_single_rules(last))
-    entry = _RULES[key] = _Made((last, partner), rules, {})
+    entry = _RULES[key] = _Made((last, partner), rules, {}, offsets)
     if len(_RULES) > _RULES_SIZE:
         _RULES.popitem(last=False)
-    return MadeRules(key, rules, last, partner, False, 0, entry.derived)
+    return MadeRules(key, rules, last, partner, False, 0, entry.derived, offsets)
 
 
 def _where(examples: tuple[EditExample, EditExample | None]) -> tuple[object, ...]:
@@ -197,27 +208,28 @@ def _moved(rules: Sequence[Rule], shift: int, last: EditExample, partner: EditEx
     return out
 
 
-def _anti_unified(last: EditExample, partner: EditExample) -> list[Rule]:
+def _anti_unified(last: EditExample, partner: EditExample) -> tuple[list[Rule], int | None]:
     """:func:`_anti_unify` of the two, made once per pair of local keys
-    (:func:`_local_key`) and moved to where the examples stand. The same
-    edit repeated in function after function has a new window each time
+    (:func:`_local_key`), and how much further on the examples stand than
+    those they were made for (None: they were made for these): restated
+    (:func:`_moved`) only when one is offered (:meth:`MadeRules.here`). The
+    same edit repeated in function after function has a new window each time
     (another function's name three lines up) but the same rules."""
     last_key, last_at = _local_key(last)
     key = (last_key, _local_key(partner)[0])
     here = last.window_start + last_at
     cached = _ANTI_UNIFIED.get(key)
-    if cached is None:
-        rules = _anti_unify(last, partner)
-    else:
+    if cached is not None:
         _ANTI_UNIFIED.move_to_end(key)
         (was_last, was_partner, was_at), rules = cached
         if (was_last.edit, was_partner.edit, was_at) == (last.edit, partner.edit, here):
-            return rules
-        rules = _moved(rules, here - was_at, last, partner)
+            return rules, None
+        return rules, here - was_at
+    rules = _anti_unify(last, partner)
     _ANTI_UNIFIED[key] = ((last, partner, here), rules)
     if len(_ANTI_UNIFIED) > _RULES_SIZE:
         _ANTI_UNIFIED.popitem(last=False)
-    return rules
+    return rules, None
 
 
 def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
@@ -261,6 +273,7 @@ class _Made:
     made_for: tuple[EditExample, EditExample | None]  # the examples they were made or last moved for
     rules: list[Rule]
     derived: dict[str, object]  # MadeRules.derived
+    offsets: dict[int, int]  # MadeRules.offsets
 
 
 # (last example's key, the agreeing earlier example's key) -> their rules
