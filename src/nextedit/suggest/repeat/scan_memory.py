@@ -36,8 +36,8 @@ __all__ = ["ScanMemory"]
 
 _SIZE = 256
 
-# (reach, exclusions within it, complete)
-_Verdict = tuple[int, frozenset[tuple[int, int]], bool]
+# (reach, exclusions within it, complete, where its sites end)
+_Verdict = tuple[int, frozenset[tuple[int, int]], bool, int]
 
 
 class ScanMemory:
@@ -74,29 +74,35 @@ class ScanMemory:
                 if self._verdicts.get(key) is verdict:
                     del self._verdicts[key]
 
-    def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> tuple[int, bool] | None:
-        """``(reach, complete)`` of the remembered verdict when the search of
-        ``key`` found too many sites in ``text`` with these exclusions; None
-        when it must be searched."""
+    def too_many(self, text: str, key: Hashable, exclude: Sequence[tuple[int, int]]) -> tuple[int, bool, int] | None:
+        """``(reach, complete, where the sites it counted end)`` of the
+        remembered verdict when the search of ``key`` found too many sites in
+        ``text`` with these exclusions; None when it must be searched."""
         with self._lock:
             known = self._verdicts.get(key) if text is self._text else None
             if known is None:
                 return None
-            reach, excluded, complete = known
+            reach, excluded, complete, sites_end = known
             if _within(exclude, reach) != excluded:
                 return None
             self._verdicts.move_to_end(key)
-            return reach, complete
+            return reach, complete, sites_end
 
     def remember(
-        self, text: str, key: Hashable, reach: int, exclude: Sequence[tuple[int, int]], complete: bool
+        self,
+        text: str,
+        key: Hashable,
+        reach: int,
+        exclude: Sequence[tuple[int, int]],
+        complete: bool,
+        sites_end: int,
     ) -> None:
-        """The search of ``key`` found too many sites in ``text``, reading
-        it no further than ``reach``."""
+        """The search of ``key`` found too many sites in ``text``, the last
+        it counted ending at ``sites_end``, reading it no further than ``reach``."""
         with self._lock:
             if text is not self._text or reach > len(text):
                 return  # another request's text, or read to its end: any edit may change it
-            verdict = self._verdicts[key] = (reach, _within(exclude, reach), complete)
+            verdict = self._verdicts[key] = (reach, _within(exclude, reach), complete, sites_end)
             self._verdicts.move_to_end(key)
             bisect.insort(self._by_reach, (reach, next(self._order), key, verdict))
             while len(self._verdicts) > self._size:

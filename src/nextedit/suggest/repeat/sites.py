@@ -290,16 +290,18 @@ def scan_sites_reach(
     limit: int = 200,
     cancelled: Callable[[], bool] | None = None,
     memo: MatchMemo | None = None,
-) -> tuple[list[Site] | None, bool, int | None]:
+) -> tuple[list[Site] | None, bool, tuple[int, int] | None]:
     """:func:`scan_sites`, and when it found more than ``limit`` sites, how
-    far into the text it read (:func:`scan_reach`; None: maybe all of it)."""
+    far into the text it read (:func:`scan_reach`) and where the last site
+    it counted ends (None: it may have read all of it)."""
     matches = (memo or MatchMemo(text, cancelled)).matches(rule)
     found: list[tuple[int, int, str, str]] = []
     looked = [0]
     for change in _changes(text, rule, matches, exclude, looked):
         found.append(change)
         if len(found) > limit:
-            return None, matches.complete, scan_reach(rule, change[0], looked[0])
+            reach = scan_reach(rule, change[0], looked[0])
+            return None, matches.complete, None if reach is None else (reach, change[1])
     return [_site(text, *change) for change in found], matches.complete, None
 
 
@@ -319,11 +321,11 @@ def scan_reach(rule: Rule, last_start: int, looked: int) -> int | None:
     return max(last_start + 2 * _MAX_REGION_CHARS + len(anchor[0]) + 1, looked) + 1
 
 
-def never_already_there(text: str, rule: Rule, reach: int) -> bool:
-    """No match of ``rule`` ending by ``reach`` can find its rewrite already
+def never_already_there(text: str, rule: Rule, end: int) -> bool:
+    """No match of ``rule`` ending by ``end`` can find its rewrite already
     there (:func:`_changes`), nor be rewritten into itself: the rewrite's
     fixed text differs from the match and stands nowhere in the text up to
-    ``reach`` plus its length — which the "already there" look of such a
+    ``end`` plus its length — which the "already there" look of such a
     match never reads past. Told for a literal rule (its rewrite is that
     text) and a whole-line rule (the match's indentation, then that text,
     on one line); False for any other rule."""
@@ -338,7 +340,7 @@ def never_already_there(text: str, rule: Rule, reach: int) -> bool:
         before = rule.before_text
     else:
         return False
-    return bool(fixed) and fixed != before and text.find(fixed, 0, reach + len(fixed)) < 0
+    return bool(fixed) and fixed != before and text.find(fixed, 0, end + len(fixed)) < 0
 
 
 def sites_in(

@@ -423,7 +423,7 @@ def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | No
         if nearest is None and rewrite and memory is not None:
             standing = finder.standing(_LINE_SITES_LIMIT)  # what nearest_line_sites found, remembered
             if len(standing) > _LINE_SITES_LIMIT:
-                memory.remember(text, key, standing_reach(standing), exclude, True)
+                memory.remember(text, key, standing_reach(standing), exclude, True, standing[-1][1])
         if not nearest or not nearest[0]:  # none, or more than the limit
             continue
         count, found = nearest

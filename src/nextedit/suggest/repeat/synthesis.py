@@ -338,9 +338,9 @@ class _Search:
         """The search of ``rule``, or an earlier request's verdict that it
         has more than ``limit`` sites while that still holds (:class:`ScanMemory`):
         its own, or that of a rule of the same pattern writing something else
-        when no match up to that verdict's reach can find this rule's rewrite
-        already there (:func:`never_already_there`: then every site the other
-        rule had up to there is one of this rule's too)."""
+        when no match up to the end of the sites that verdict counted can find
+        this rule's rewrite already there (:func:`never_already_there`: then
+        every one of those sites is one of this rule's too)."""
         memory = self.memory
         pattern = ("pattern", key[0], key[2], limit)
         if memory is not None:
@@ -348,12 +348,13 @@ class _Search:
             if known is not None:
                 return None, known[1]
             known = memory.too_many(self.text, pattern, self.exclude)
-            if known is not None and never_already_there(self.text, rule, known[0]):
+            if known is not None and never_already_there(self.text, rule, known[2]):
                 return None, known[1]
-        sites, complete, reach = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
-        if memory is not None and sites is None and reach is not None:
-            memory.remember(self.text, key, reach, self.exclude, complete)
-            memory.remember(self.text, pattern, reach, self.exclude, complete)
+        sites, complete, read = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+        if memory is not None and sites is None and read is not None:
+            reach, sites_end = read
+            memory.remember(self.text, key, reach, self.exclude, complete, sites_end)
+            memory.remember(self.text, pattern, reach, self.exclude, complete, sites_end)
         return sites, complete
 
     def longest_literals_first(self, longest: Sequence[tuple[int, Rule]]) -> None:
