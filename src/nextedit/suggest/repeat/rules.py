@@ -178,10 +178,13 @@ def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
         rules.extend(anti)
         if offset is not None:
             offsets = {id(rule): offset for rule in anti}
-    line = _line_rule(last)
+    line = _line_rule(last)  # its context is the whole window: made afresh
     if line is not None:
         rules.append(line)
-    rules.extend(_single_rules(last))
+    single, offset = _one_example_rules(last)
+    rules.extend(single)
+    if offset is not None:
+        offsets.update((id(rule), offset) for rule in single)
     entry = _RULES[key] = _Made((last, partner), rules, {}, offsets)
     if len(_RULES) > _RULES_SIZE:
         _RULES.popitem(last=False)
@@ -232,6 +235,60 @@ def _anti_unified(last: EditExample, partner: EditExample) -> tuple[list[Rule], 
     return rules, None
 
 
+def _one_example_rules(ex: EditExample) -> tuple[list[Rule], int | None]:
+    """The one-example rules of ``ex`` (:func:`_single_rules`), made once
+    per :func:`_single_key`, and how much further on ``ex`` stands than the
+    example they were made for (None: made for this one); restated only
+    when one is offered (:meth:`MadeRules.here`). The same edit made in
+    function after function has a new window each time but, mostly, the
+    same rules."""
+    key, at = _single_key(ex)
+    here = ex.window_start + at
+    cached = _SINGLE.get(key)
+    if cached is not None:
+        _SINGLE.move_to_end(key)
+        (was, was_at), rules = cached
+        if (was.edit, was_at) == (ex.edit, here):
+            return rules, None
+        return rules, here - was_at
+    rules = _single_rules(ex)
+    _SINGLE[key] = ((ex, here), rules)
+    if len(_SINGLE) > _RULES_SIZE:
+        _SINGLE.popitem(last=False)
+    return rules, None
+
+
+def _single_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
+    """What :func:`_single_rules` reads of ``ex``, and where that starts in
+    its window: as :func:`_local_key`, one token wider on each side (a
+    one-example rule's context reaches one token further than an
+    anti-unified one's on one side: ``_MAX_CONTEXT_TOKENS + 1``, and whether
+    it reaches its line's start or end is read in the gap beyond). Two
+    examples of one key have the same one-example rules, up to their
+    position."""
+    cached = ex.__dict__.get("_single_key")
+    if cached is not None:
+        return cached
+    b_toks, a_toks, p, s = ex.b_toks, ex.a_toks, ex.p, ex.s
+    reach = _MAX_CONTEXT_TOKENS + 2
+    change = ex.edit.start - ex.window_start
+    first = min([change, *(toks[p].start for toks in (b_toks, a_toks) if p < len(toks))])
+    start = min(b_toks[p - reach].end if p >= reach else 0, ex.before.rfind("\n", 0, first) + 1)
+    b_end = b_toks[len(b_toks) - s + reach - 1].start if s >= reach else len(ex.before)
+    a_end = a_toks[len(a_toks) - s + reach - 1].start if s >= reach else len(ex.after)
+    key = (
+        ex.before[start:b_end],
+        ex.after[start:a_end],
+        change - start,
+        ex.edit.old,
+        ex.edit.new,
+        min(p, reach),
+        min(s, reach),
+    )
+    ex.__dict__["_single_key"] = found = (key, start)  # frozen dataclass: a memo, not state
+    return found
+
+
 def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
     """What :func:`_anti_unify` reads of ``ex``, and where that starts in its
     window: the text from the gap before the widest left context
@@ -261,6 +318,10 @@ def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
     )
     ex.__dict__["_local_key"] = found = (key, start)  # frozen dataclass: a memo, not state
     return found
+
+
+# _single_key -> ((the example they were made for, where its key's text starts), its one-example rules)
+_SINGLE: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, int], list[Rule]]] = OrderedDict()
 
 
 # (last example's local key, its partner's) -> ((the examples they were made
