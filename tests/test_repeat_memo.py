@@ -20,6 +20,7 @@ def _fresh() -> None:
     rules._RULES.clear()
     rules._AGREE.clear()
     rules._ANTI_UNIFIED.clear()
+    rules._SINGLE.clear()
 
 
 def _described(proposals: list[Proposal]) -> list[tuple[object, ...]]:
@@ -144,5 +145,41 @@ def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
     for last in found:
         for partner in found:
             if partner is not last:
-                served = rules._anti_unified(last, partner)
+                made, offset = rules._anti_unified(last, partner)
+                served = made if offset is None else rules._moved(made, offset, last, partner)
                 assert _rule_facts(served) == _rule_facts(rules._anti_unify(last, partner))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outside=st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
+    core_left=_CORE,
+    core_right=_CORE,
+    old=st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
+    new=st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
+)
+def test_one_example_rules_are_those_made_afresh(
+    outside: list[tuple[list[str], str, str, list[str]]],
+    core_left: list[str],
+    core_right: list[str],
+    old: str,
+    new: str,
+) -> None:
+    """The same change amid the same few tokens, with anything around them:
+    every example's one-example rules, as the memo serves them (made for
+    another example and moved, or made here), are those made afresh."""
+    if old == new:
+        return
+    text, edits = "", []
+    for seq, (front, left_gap, right_gap, back) in enumerate(outside, start=1):
+        text += f"{' '.join(front)}{left_gap}{' '.join(core_left)} <"
+        edits.append(PastEdit(len(text), old, new, seq))
+        text += f"{new}> {' '.join(core_right)}{right_gap}{' '.join(back)}\n#\n"
+    found = [examples.example_from_edit(text, e) for e in edits]
+    if any(ex is None for ex in found):
+        return
+    _fresh()
+    for ex in found:
+        made, offset = rules._one_example_rules(ex)
+        served = made if offset is None else rules._moved(made, offset, ex, None)
+        assert _rule_facts(served) == _rule_facts(rules._single_rules(ex))

@@ -24,7 +24,7 @@ def _edited(functions: int, edited: list[int], old: str, new: str) -> tuple[str,
 
 def _without_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(synthesis._Search, "inside_too_many", lambda self, rule, limit: False)
-    monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, rules: None)
+    monkeypatch.setattr(synthesis._Search, "longest_literals_first", lambda self, longest: None)
     monkeypatch.setattr(synthesis._Search, "holds_an_absent_literal", lambda self, rule: False)
 
 
@@ -66,13 +66,13 @@ def test_the_same_edit_in_many_functions_searches_little(monkeypatch: pytest.Mon
 
 def _count_scans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     count = [0]
-    real = synthesis.scan_sites
+    real = synthesis.scan_sites_reach
 
     def counting(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
         count[0] += 1
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(synthesis, "scan_sites", counting)
+    monkeypatch.setattr(synthesis, "scan_sites_reach", counting)
     return count
 
 

@@ -97,6 +97,72 @@ def example_from_edit(text: str, edit: PastEdit) -> EditExample | None:
     return example
 
 
+class ExampleMemory:
+    """One document's examples of its recent edits, each kept with the text
+    that made it: what :func:`example_from_edit` reads is the edit and the
+    text from just before its window to just after it (the window's line
+    walks stop at a newline, at ``_WINDOW_CHARS`` from the edit, or at the
+    text's ends). The same edit (its seq and texts) where that text stands
+    unchanged, shifted as a whole by an edit above, gives the same example,
+    moved; anything else is worked out again. At most ``size`` edits, the
+    least recently asked dropped first."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        # (seq, old, new) -> (edit start, region start, region text, chars after the edit's end, example)
+        self._known: OrderedDict[tuple[int, str, str], tuple[int, int, str, int, EditExample | None]] = OrderedDict()
+
+    def example(self, text: str, edit: PastEdit) -> EditExample | None:
+        """:func:`example_from_edit` of ``edit`` in ``text``."""
+        key = (edit.seq, edit.old, edit.new)
+        known = self._known.get(key)
+        if known is not None:
+            start, lo, region, tail, example = known
+            shift = edit.start - start
+            if _stands(text, edit, shift, start, lo, region, tail):
+                self._known.move_to_end(key)
+                if example is None:
+                    return None
+                return moved(example, edit, example.window_start + shift)
+        example = example_from_edit(text, edit)
+        window = _window(text, edit)
+        if window is not None:
+            ws, we = window
+            lo, hi = max(ws - 1, 0), min(we + 1, len(text))
+            self._known[key] = (edit.start, lo, text[lo:hi], len(text) - edit.new_end, example)
+            self._known.move_to_end(key)
+            while len(self._known) > self._size:
+                self._known.popitem(last=False)
+        return example
+
+
+def _stands(text: str, edit: PastEdit, shift: int, start: int, lo: int, region: str, tail: int) -> bool:
+    """The text an example was made from stands ``shift`` characters further
+    on around ``edit``, and so do the limits its window walks met: the
+    start of the text or ``_WINDOW_CHARS`` before the edit, the end of the
+    text or ``_WINDOW_CHARS`` after it."""
+    if shift and not (start > _WINDOW_CHARS and edit.start > _WINDOW_CHARS):
+        return False
+    after = len(text) - edit.new_end
+    if after != tail and not (tail > _WINDOW_CHARS and after > _WINDOW_CHARS):
+        return False
+    return lo + shift >= 0 and text.startswith(region, lo + shift)
+
+
+def _window(text: str, edit: PastEdit) -> tuple[int, int] | None:
+    """The window :func:`example_from_edit` reads around ``edit`` (None
+    when it reads no window)."""
+    if len(edit.old) > _MAX_EDIT_CHARS or len(edit.new) > _MAX_EDIT_CHARS:
+        return None
+    if edit.new_end > len(text) or not text.startswith(edit.new, edit.start):
+        return None
+    ws = max(lines_back(text, edit.start, _WINDOW_LINES, edit.start - _WINDOW_CHARS), edit.start - _WINDOW_CHARS, 0)
+    we = min(
+        lines_forward(text, edit.new_end, _WINDOW_LINES, edit.new_end + _WINDOW_CHARS), edit.new_end + _WINDOW_CHARS
+    )
+    return ws, we
+
+
 def relative_key(edit: PastEdit, window_start: int, window: str, *clips: bool) -> tuple[object, ...]:
     """What an example is made of, wherever in the text it stands: the edit's
     texts, its offset in the window and the window's text. Two edits with the

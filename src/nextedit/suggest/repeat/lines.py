@@ -234,6 +234,15 @@ class BlockFinder(Replay["Block | None"]):
         return found
 
 
+def standing_reach(standing: Sequence[Block]) -> int:
+    """An end of the text (exclusive) that finding the blocks ``standing``
+    (:meth:`BlockFinder.standing`, stopped at its last) read no further than:
+    each occurrence of the first line is looked at back to its line's start
+    and forward over the block's lines, and occurrences are met in order, so
+    none read past the last block's lines."""
+    return standing[-1][1] + 1
+
+
 def _blocks(
     text: str, before: tuple[str, ...], exclude: Sequence[tuple[int, int]], cancelled: Callable[[], bool] | None
 ) -> Iterator[Block | None]:

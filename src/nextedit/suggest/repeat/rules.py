@@ -18,6 +18,7 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from nextedit.frozen import evolve
 from nextedit.suggest.repeat.examples import EditExample
@@ -111,8 +112,52 @@ def _span_template(
 
 def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     """Candidate rules from the last example (and earlier ones that agree)."""
-    if not examples:
+    made = made_rules(examples)
+    if made is None:
         return []
+    if not made.restated and not made.offsets:
+        return made.rules
+    rules = [made.here(rule) for rule in made.rules]
+    _RULES[made.key] = _Made((made.last, made.partner), rules, {}, {})
+    return rules
+
+
+@dataclass(frozen=True)
+class MadeRules:
+    """A source's rules as they were made (or last restated) for examples of
+    the same keys, shared between requests: ``here`` restates one for the
+    examples where they stand now, which only a rule about to be offered
+    needs (a rule's templates, limits and searches do not depend on where
+    its examples stand). ``derived`` keeps what a caller works out of
+    ``rules`` alone (position-free), for as long as they are kept.
+    ``offsets`` (by ``id``) are the anti-unified rules shared with other
+    pairs of examples (:func:`_anti_unified`): made for examples elsewhere,
+    they are always restated, that much further on."""
+
+    key: tuple[object, ...]
+    rules: list[Rule]
+    last: EditExample
+    partner: EditExample | None
+    restated: bool  # the examples stand elsewhere than the rules say
+    shift: int
+    derived: dict[str, object]
+    offsets: dict[int, int]
+
+    def here(self, rule: Rule) -> Rule:
+        """``rule`` (one of ``rules``) stating the examples where they stand now."""
+        offset = self.offsets.get(id(rule))
+        if offset is None:
+            if not self.restated:
+                return rule
+            offset = 0
+        return _moved((rule,), self.shift + offset, self.last, self.partner)[0]
+
+
+def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
+    """:func:`rules_for`'s rules as made for examples of the same keys, not
+    yet restated where these examples stand (:meth:`MadeRules.here`)."""
+    if not examples:
+        return None
     last = examples[-1]
     # the newest earlier example that agrees with it
     partner = next((e for e in reversed(examples[:-1]) if e.edit.start != last.edit.start and _agree(last, e)), None)
@@ -122,22 +167,28 @@ def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
     cached = _RULES.get(key)
     if cached is not None:
         _RULES.move_to_end(key)
-        made_for, rules = cached
-        if _where(made_for) != _where((last, partner)):
-            rules = _moved(rules, last.window_start - made_for[0].window_start, last, partner)
-            _RULES[key] = ((last, partner), rules)
-        return rules
+        made_for = cached.made_for
+        restated = _where(made_for) != _where((last, partner))
+        shift = last.window_start - made_for[0].window_start
+        return MadeRules(key, cached.rules, last, partner, restated, shift, cached.derived, cached.offsets)
     rules = []
+    offsets: dict[int, int] = {}
     if partner is not None:
-        rules.extend(_anti_unified(last, partner))
-    line = _line_rule(last)
+        anti, offset = _anti_unified(last, partner)
+        rules.extend(anti)
+        if offset is not None:
+            offsets = {id(rule): offset for rule in anti}
+    line = _line_rule(last)  # its context is the whole window: made afresh
     if line is not None:
         rules.append(line)
-    rules.extend(_single_rules(last))
-    _RULES[key] = ((last, partner), rules)
+    single, offset = _one_example_rules(last)
+    rules.extend(single)
+    if offset is not None:
+        offsets.update((id(rule), offset) for rule in single)
+    entry = _RULES[key] = _Made((last, partner), rules, {}, offsets)
     if len(_RULES) > _RULES_SIZE:
         _RULES.popitem(last=False)
-    return rules
+    return MadeRules(key, rules, last, partner, False, 0, entry.derived, offsets)
 
 
 def _where(examples: tuple[EditExample, EditExample | None]) -> tuple[object, ...]:
@@ -160,27 +211,82 @@ def _moved(rules: Sequence[Rule], shift: int, last: EditExample, partner: EditEx
     return out
 
 
-def _anti_unified(last: EditExample, partner: EditExample) -> list[Rule]:
+def _anti_unified(last: EditExample, partner: EditExample) -> tuple[list[Rule], int | None]:
     """:func:`_anti_unify` of the two, made once per pair of local keys
-    (:func:`_local_key`) and moved to where the examples stand. The same
-    edit repeated in function after function has a new window each time
+    (:func:`_local_key`), and how much further on the examples stand than
+    those they were made for (None: they were made for these): restated
+    (:func:`_moved`) only when one is offered (:meth:`MadeRules.here`). The
+    same edit repeated in function after function has a new window each time
     (another function's name three lines up) but the same rules."""
     last_key, last_at = _local_key(last)
     key = (last_key, _local_key(partner)[0])
     here = last.window_start + last_at
     cached = _ANTI_UNIFIED.get(key)
-    if cached is None:
-        rules = _anti_unify(last, partner)
-    else:
+    if cached is not None:
         _ANTI_UNIFIED.move_to_end(key)
         (was_last, was_partner, was_at), rules = cached
         if (was_last.edit, was_partner.edit, was_at) == (last.edit, partner.edit, here):
-            return rules
-        rules = _moved(rules, here - was_at, last, partner)
+            return rules, None
+        return rules, here - was_at
+    rules = _anti_unify(last, partner)
     _ANTI_UNIFIED[key] = ((last, partner, here), rules)
     if len(_ANTI_UNIFIED) > _RULES_SIZE:
         _ANTI_UNIFIED.popitem(last=False)
-    return rules
+    return rules, None
+
+
+def _one_example_rules(ex: EditExample) -> tuple[list[Rule], int | None]:
+    """The one-example rules of ``ex`` (:func:`_single_rules`), made once
+    per :func:`_single_key`, and how much further on ``ex`` stands than the
+    example they were made for (None: made for this one); restated only
+    when one is offered (:meth:`MadeRules.here`). The same edit made in
+    function after function has a new window each time but, mostly, the
+    same rules."""
+    key, at = _single_key(ex)
+    here = ex.window_start + at
+    cached = _SINGLE.get(key)
+    if cached is not None:
+        _SINGLE.move_to_end(key)
+        (was, was_at), rules = cached
+        if (was.edit, was_at) == (ex.edit, here):
+            return rules, None
+        return rules, here - was_at
+    rules = _single_rules(ex)
+    _SINGLE[key] = ((ex, here), rules)
+    if len(_SINGLE) > _RULES_SIZE:
+        _SINGLE.popitem(last=False)
+    return rules, None
+
+
+def _single_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
+    """What :func:`_single_rules` reads of ``ex``, and where that starts in
+    its window: as :func:`_local_key`, one token wider on each side (a
+    one-example rule's context reaches one token further than an
+    anti-unified one's on one side: ``_MAX_CONTEXT_TOKENS + 1``, and whether
+    it reaches its line's start or end is read in the gap beyond). Two
+    examples of one key have the same one-example rules, up to their
+    position."""
+    cached = ex.__dict__.get("_single_key")
+    if cached is not None:
+        return cached
+    b_toks, a_toks, p, s = ex.b_toks, ex.a_toks, ex.p, ex.s
+    reach = _MAX_CONTEXT_TOKENS + 2
+    change = ex.edit.start - ex.window_start
+    first = min([change, *(toks[p].start for toks in (b_toks, a_toks) if p < len(toks))])
+    start = min(b_toks[p - reach].end if p >= reach else 0, ex.before.rfind("\n", 0, first) + 1)
+    b_end = b_toks[len(b_toks) - s + reach - 1].start if s >= reach else len(ex.before)
+    a_end = a_toks[len(a_toks) - s + reach - 1].start if s >= reach else len(ex.after)
+    key = (
+        ex.before[start:b_end],
+        ex.after[start:a_end],
+        change - start,
+        ex.edit.old,
+        ex.edit.new,
+        min(p, reach),
+        min(s, reach),
+    )
+    ex.__dict__["_single_key"] = found = (key, start)  # frozen dataclass: a memo, not state
+    return found
 
 
 def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
@@ -214,14 +320,25 @@ def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
     return found
 
 
+# _single_key -> ((the example they were made for, where its key's text starts), its one-example rules)
+_SINGLE: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, int], list[Rule]]] = OrderedDict()
+
+
 # (last example's local key, its partner's) -> ((the examples they were made
 # or last moved for, where the last's local text starts), their rules)
 _ANTI_UNIFIED: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample, int], list[Rule]]] = OrderedDict()
 
 
-# (last example's key, the agreeing earlier example's key) ->
-# ((the examples they were made or last moved for), their rules)
-_RULES: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample | None], list[Rule]]] = OrderedDict()
+@dataclass(frozen=True)
+class _Made:
+    made_for: tuple[EditExample, EditExample | None]  # the examples they were made or last moved for
+    rules: list[Rule]
+    derived: dict[str, object]  # MadeRules.derived
+    offsets: dict[int, int]  # MadeRules.offsets
+
+
+# (last example's key, the agreeing earlier example's key) -> their rules
+_RULES: OrderedDict[tuple[object, ...], _Made] = OrderedDict()
 _RULES_SIZE = 256
 
 
@@ -291,24 +408,45 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     return out
 
 
-# (a.key, b.key) -> whether the two changes agree (:func:`_change_holes`):
+# (a's change, b's change) -> whether the two changes agree (:func:`_change_holes`):
 # every request asks it again of each source and the examples before it
 _AGREE: OrderedDict[tuple[object, object], bool] = OrderedDict()
 _AGREE_SIZE = 2048
 
 
 def _agree(a: EditExample, b: EditExample) -> bool:
-    """``_change_holes(a, b) is not None``, which depends on what the two
-    examples are made of (their keys), not on where they stand."""
-    if not a.key or not b.key:
-        return _change_holes(a, b) is not None
-    key = (a.key, b.key)
+    """``_change_holes(a, b) is not None``, which depends on the kinds and
+    texts of the two changes' old and new tokens alone (:func:`_change_key`),
+    not on their context nor on where they stand."""
+    ka = a.__dict__.get("_change_key") or _change_key(a)
+    kb = b.__dict__.get("_change_key") or _change_key(b)
+    if ka[2] != kb[2]:
+        return False  # _change_holes' first test (as many old and new tokens): most pairs differ here
+    if ka[0] == kb[0]:
+        # no old token differs, so no hole: the new tokens' texts must be the
+        # same too (the same name renamed to two others, the same edit twice)
+        return ka[3] == kb[3] and ka[2] != (0, 0)
+    key = (ka, kb)
     known = _AGREE.get(key)
     if known is None:
         known = _AGREE[key] = _change_holes(a, b) is not None
         if len(_AGREE) > _AGREE_SIZE:
             _AGREE.popitem(last=False)
     return known
+
+
+def _change_key(
+    ex: EditExample,
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], tuple[int, int], tuple[str, ...]]:
+    """The kinds and texts of the change's old and new tokens — all that
+    :func:`_change_holes` compares of two examples (the hole positions it
+    returns are not part of whether they agree) — their counts, and the new
+    tokens' texts."""
+    old = tuple((t.kind, t.text) for t in ex.old_toks)
+    new = tuple((t.kind, t.text) for t in ex.new_toks)
+    key = (old, new, (len(old), len(new)), tuple(text for _, text in new))
+    ex.__dict__["_change_key"] = key  # frozen dataclass: a memo, not state
+    return key
 
 
 def _change_holes(

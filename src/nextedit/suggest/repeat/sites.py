@@ -279,13 +279,68 @@ def scan_sites(
     changes the text, or None when there are more than ``limit`` (the search
     stops there and no site is built); ``complete`` is False when part of the
     text was not examined (a line too long, too many occurrences, cancelled)."""
+    sites, complete, _reach = scan_sites_reach(text, rule, exclude, limit, cancelled, memo)
+    return sites, complete
+
+
+def scan_sites_reach(
+    text: str,
+    rule: Rule,
+    exclude: Sequence[tuple[int, int]] = (),
+    limit: int = 200,
+    cancelled: Callable[[], bool] | None = None,
+    memo: MatchMemo | None = None,
+) -> tuple[list[Site] | None, bool, tuple[int, int] | None]:
+    """:func:`scan_sites`, and when it found more than ``limit`` sites, how
+    far into the text it read (:func:`scan_reach`) and where the last site
+    it counted ends (None: it may have read all of it)."""
     matches = (memo or MatchMemo(text, cancelled)).matches(rule)
     found: list[tuple[int, int, str, str]] = []
-    for change in _changes(text, rule, matches, exclude):
+    looked = [0]
+    for change in _changes(text, rule, matches, exclude, looked):
         found.append(change)
         if len(found) > limit:
-            return None, matches.complete
-    return [_site(text, *change) for change in found], matches.complete
+            reach = scan_reach(rule, change[0], looked[0])
+            return None, matches.complete, None if reach is None else (reach, change[1])
+    return [_site(text, *change) for change in found], matches.complete, None
+
+
+def scan_reach(rule: Rule, last_start: int, looked: int) -> int | None:
+    """An end of the text (exclusive) that a search which stopped at a
+    match starting at ``last_start`` did not read past, when ``looked`` is
+    the furthest its "already there" looks read (:func:`_changes`). Each
+    match was found in the lines around an occurrence of the rule's anchor
+    (:func:`_matches`), and those lines reach no further than
+    ``_MAX_REGION_CHARS`` before it (so the anchor stood at most that far
+    after the match's start) nor after it; occurrences are met in order. The
+    same text and the same exclusions up to there give the same verdict.
+    None for a rule without an anchor: its regex runs over the whole text."""
+    anchor = _anchor(rule)
+    if anchor is None:
+        return None
+    return max(last_start + 2 * _MAX_REGION_CHARS + len(anchor[0]) + 1, looked) + 1
+
+
+def never_already_there(text: str, rule: Rule, end: int) -> bool:
+    """No match of ``rule`` ending by ``end`` can find its rewrite already
+    there (:func:`_changes`), nor be rewritten into itself: the rewrite's
+    fixed text differs from the match and stands nowhere in the text up to
+    ``end`` plus its length — which the "already there" look of such a
+    match never reads past. Told for a literal rule (its rewrite is that
+    text) and a whole-line rule (the match's indentation, then that text,
+    on one line); False for any other rule."""
+    template = _template(rule.replacement)
+    if template is None:
+        return False
+    groups = [p for p in template if not isinstance(p, str)]
+    fixed = "".join(p for p in template if isinstance(p, str))
+    if not groups and rule.plain_literal is not None:
+        before = rule.plain_literal
+    elif groups == [("ind",)] and template[0] == ("ind",) and rule.info.get("line_rule") and "\n" not in fixed:
+        before = rule.before_text
+    else:
+        return False
+    return bool(fixed) and fixed != before and text.find(fixed, 0, end + len(fixed)) < 0
 
 
 def sites_in(
@@ -306,11 +361,16 @@ def sites_in(
 
 
 def _changes(
-    text: str, rule: Rule, matches: Iterable[_Match], exclude: Sequence[tuple[int, int]]
+    text: str,
+    rule: Rule,
+    matches: Iterable[_Match],
+    exclude: Sequence[tuple[int, int]],
+    looked: list[int] | None = None,
 ) -> Iterator[tuple[int, int, str, str]]:
     """``(start, end, old, new)`` of each match whose rewrite changes the
     text, outside the developer's own edits (``exclude``), where the after
-    state is not already there."""
+    state is not already there; ``looked[0]``, when given, is raised to the
+    furthest offset that look read."""
     # the developer's own edits, a handful near each other: most matches lie outside their span
     ex_lo = min((xs for xs, _ in exclude), default=0)
     ex_hi = max((xe for _, xe in exclude), default=-1)
@@ -335,6 +395,8 @@ def _changes(
         if replaced == old:
             continue
         # the change is already there: the after text covers the match
+        if looked is not None and ms + len(replaced) > looked[0]:
+            looked[0] = ms + len(replaced)
         if text.find(replaced, max(0, me - len(replaced)), ms + len(replaced)) >= 0:
             continue
         yield ms, me, old, replaced

@@ -42,12 +42,15 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
-from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites
+from nextedit.suggest.repeat.examples import ExampleMemory
+from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
 from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
+from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -74,6 +77,17 @@ _LINE_SITES_LIMIT = 60
 # documents up to this many characters (a re-parse of a few ms) read the
 # context of an edited span from the re-parsed tree (:func:`categorizer`)
 _EXACT_EDITED_CHARS = 64 * 1024
+# documents whose scan verdicts a suggester keeps across requests
+_MEMORIES = 8
+
+
+class DocumentMemory(NamedTuple):
+    """What a suggester keeps of one document's earlier requests: the rules
+    found in too many places, and the examples of its recent edits (each
+    used only while the text it was made from stands)."""
+
+    scans: ScanMemory
+    examples: ExampleMemory
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -87,8 +101,10 @@ _CACHE: OrderedDict[tuple[object, ...], list[RuleProposal]] = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
-    """The synthesizer's proposals for this request (cached per request)."""
+def repeat_proposals(context: SuggestContext, memory: DocumentMemory | None = None) -> list[RuleProposal]:
+    """The synthesizer's proposals for this request (cached per request);
+    ``memory`` is what the caller keeps of the request document's earlier
+    requests, if anything."""
     edits = context.edits[-_HISTORY:]
     if not edits:
         return []
@@ -112,6 +128,8 @@ def repeat_proposals(context: SuggestContext) -> list[RuleProposal]:
         cancelled=context.cancelled,
         category=categorizer(context),
         example_category=categorizer(context, edited=True),
+        memory=memory.scans if memory is not None else None,
+        example_memory=memory.examples if memory is not None else None,
     )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
@@ -183,10 +201,14 @@ class RepeatEditSuggester:
 
     name = "repeat"
 
+    def __init__(self) -> None:
+        # one session's documents, the most recently asked about last
+        self._memories: OrderedDict[str, DocumentMemory] = OrderedDict()
+
     def propose(self, context: SuggestContext) -> Proposal:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
-        proposals = repeat_proposals(context)
+        proposals = repeat_proposals(context, self._memory(context.uri))
         renames = _Renames(context)
         category = categorizer(context) if renames else None
 
@@ -205,7 +227,7 @@ class RepeatEditSuggester:
 
         candidates = [
             c
-            for c in _line_candidates(context, self.name)
+            for c in _line_candidates(context, self.name, self._memory(context.uri).scans)
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:
@@ -240,6 +262,17 @@ class RepeatEditSuggester:
                     )
                 )
         return candidates or SilenceReason.NO_CANDIDATES
+
+    def _memory(self, uri: str) -> DocumentMemory:
+        """The document's :class:`DocumentMemory` (the ``_MEMORIES`` most
+        recently asked about are kept)."""
+        memory = self._memories.get(uri)
+        if memory is None:
+            memory = self._memories[uri] = DocumentMemory(ScanMemory(), ExampleMemory())
+            while len(self._memories) > _MEMORIES:
+                self._memories.popitem(last=False)
+        self._memories.move_to_end(uri)
+        return memory
 
 
 def _renames_an_identifier(
@@ -358,10 +391,16 @@ def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
     return False
 
 
-def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
-    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits."""
+def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | None = None) -> list[Candidate]:
+    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits.
+
+    A rewrite of lines standing at more than ``_LINE_SITES_LIMIT`` places
+    offers nothing; ``memory`` (the document's) keeps that verdict while the
+    text up to the last place looked at, and the exclusions there, stand."""
     if not _LINE_SOURCES:
         return []
+    if memory is not None:
+        memory.begin(context.text)
     edits = context.edits[-_LINE_SOURCES:]
     text = context.text
     exclude = [(e.start_cp, e.new_end_cp) for e in edits]
@@ -379,6 +418,11 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             finder = finders[before] = BlockFinder(text, before, exclude, context.cancelled)
         # one inserted example: only where both its context lines stand
         both_sides = kind != "clone" and len(members) < 2
+        # a rewrite applies wherever its lines stand: past the limit it has no site
+        rewrite = kind == "clone" and before != after
+        key = ("lines", before, _LINE_SITES_LIMIT)
+        if rewrite and memory is not None and memory.too_many(text, key, exclude) is not None:
+            continue
         nearest = nearest_line_sites(
             text,
             rule,
@@ -390,6 +434,10 @@ def _line_candidates(context: SuggestContext, name: str) -> list[Candidate]:
             finder,
             both_sides,
         )
+        if nearest is None and rewrite and memory is not None:
+            standing = finder.standing(_LINE_SITES_LIMIT)  # what nearest_line_sites found, remembered
+            if len(standing) > _LINE_SITES_LIMIT:
+                memory.remember(text, key, standing_reach(standing), exclude, True, standing[-1][1])
         if not nearest or not nearest[0]:  # none, or more than the limit
             continue
         count, found = nearest

@@ -70,7 +70,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
-from nextedit.suggest.repeat.examples import EditExample, example_from_edit
+from nextedit.suggest.repeat.examples import EditExample, ExampleMemory, example_from_edit
 
 # re-exported: imported from here by callers and tests
 from nextedit.suggest.repeat.model import (
@@ -80,14 +80,16 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import acceptable, literal_specificity, rules_for
+from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules, rules_for
+from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
     find_sites,
     literal_matches,
+    never_already_there,
     node_category,  # noqa: F401
     same_category,
-    scan_sites,
+    scan_sites_reach,
     sites_in,
 )
 
@@ -128,6 +130,8 @@ def synthesize(
     cancelled: Callable[[], bool] | None = None,
     category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
     example_category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
+    memory: ScanMemory | None = None,
+    example_memory: ExampleMemory | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
 
@@ -141,13 +145,19 @@ def synthesize(
     first acceptable rule with sites), and the search stops after
     ``max_proposals`` proposals. An older source's one-off edit counts only
     when ``max_proposals`` asks for more than the newest proposal.
+
+    ``memory`` (one per document, kept across requests) remembers the rules
+    found in too many places by earlier requests while the text they read
+    stands (:class:`ScanMemory`), ``example_memory`` (the same document's)
+    the examples of its recent edits while the text around them stands
+    (:class:`ExampleMemory`); the proposals are the same without them.
     """
     recent = list(edits[-max_examples:])
     if not recent:
         return []
     examples: list[EditExample] = []
     for e in recent:
-        ex = example_from_edit(text, e)
+        ex = example_memory.example(text, e) if example_memory is not None else example_from_edit(text, e)
         if ex is not None:
             examples.append(ex)
     exclude = [(e.start, e.new_end) for e in recent]
@@ -158,7 +168,7 @@ def synthesize(
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
-    search = _Search(text, exclude, cancelled)
+    search = _Search(text, exclude, cancelled, memory)
     walk = _Walk.of(text, recent, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
@@ -166,20 +176,21 @@ def synthesize(
         if _is_undone(src.edit, recent) or (walk is not None and walk.offered and walk.made(src.edit)):
             continue  # undone, or one of the walk's own edits: the same rules again
         earlier = examples[: len(examples) - len(sources) + idx]
-        rules = [r for r in rules_for(text, [*earlier, src]) if acceptable(r)]
-        # a rule with enough fixed text first; a vaguer one only when none has sites
-        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
-        ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
+        made = made_rules([*earlier, src])
+        if made is None:
+            continue
+        steps, longest = _plan(made)
         if not (max_proposals == 1 and age):
-            search.longest_literals_first(ordered)
-        for rule in ordered:
+            search.longest_literals_first(longest)
+        for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
-            limit = _limit(rule)
-            if search.inside_too_many(rule, limit):
+            if (holder is not None and holder in search.too_many_literals(limit)) or search.inside_too_many(
+                rule, limit
+            ):
                 found, complete = None, True
             elif search.holds_an_absent_literal(rule):
                 continue
@@ -194,6 +205,7 @@ def synthesize(
                 walked = step is not None
             if not found:  # none, or more than the limit
                 continue
+            rule = made.here(rule)  # stating its examples where they stand now
             sites = list(found)
             if category is not None:
                 sites = same_category(sites, rule, category, example_category)
@@ -292,40 +304,69 @@ class _Search:
     each pattern's matches found once (:class:`MatchMemo`), and the literal
     before-texts found at more sites than their limit."""
 
-    def __init__(self, text: str, exclude: Sequence[tuple[int, int]], cancelled: Callable[[], bool] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        exclude: Sequence[tuple[int, int]],
+        cancelled: Callable[[], bool] | None,
+        memory: ScanMemory | None = None,
+    ) -> None:
         self.text = text
         self.exclude = exclude
         self.cancelled = cancelled
+        self.memory = memory
+        if memory is not None:
+            memory.begin(text)
         self.memo = MatchMemo(text, cancelled)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
         self.too_many: dict[int, list[str]] = {}  # by limit
+        self._too_many_sets: dict[int, set[str]] = {}  # the same, as sets
         self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
         """The rule's sites (None: more than ``limit``) and whether the search was complete."""
         key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
         if key not in self.scanned:
-            self.scanned[key] = found = scan_sites(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+            self.scanned[key] = found = self._scan(key, rule, limit)
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
                 self.too_many.setdefault(limit, []).append(literal)
+                self._too_many_sets.setdefault(limit, set()).add(literal)
             elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
                 self.absent.append(literal)
         return self.scanned[key]
 
-    def longest_literals_first(self, rules: Sequence[Rule]) -> None:
-        """Search a source's longest literal rule of each limit first: when
-        even it has too many sites, so has every literal rule inside it
-        (:meth:`inside_too_many`), and those need no search. After the same
-        small edit in many places, most of a request's rules are such
-        literals with the same verdict; this finds it once per source."""
-        longest: dict[int, tuple[int, Rule]] = {}
-        for rule in rules:
-            literal = rule.plain_literal
-            limit = _limit(rule)
-            if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
-                longest[limit] = (len(literal), rule)
-        for limit, (_, rule) in longest.items():
+    def _scan(self, key: tuple[object, ...], rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
+        """The search of ``rule``, or an earlier request's verdict that it
+        has more than ``limit`` sites while that still holds (:class:`ScanMemory`):
+        its own, or that of a rule of the same pattern writing something else
+        when no match up to the end of the sites that verdict counted can find
+        this rule's rewrite already there (:func:`never_already_there`: then
+        every one of those sites is one of this rule's too)."""
+        memory = self.memory
+        pattern = ("pattern", key[0], key[2], limit)
+        if memory is not None:
+            known = memory.too_many(self.text, key, self.exclude)
+            if known is not None:
+                return None, known[1]
+            known = memory.too_many(self.text, pattern, self.exclude)
+            if known is not None and never_already_there(self.text, rule, known[2]):
+                return None, known[1]
+        sites, complete, read = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
+        if memory is not None and sites is None and read is not None:
+            reach, sites_end = read
+            memory.remember(self.text, key, reach, self.exclude, complete, sites_end)
+            memory.remember(self.text, pattern, reach, self.exclude, complete, sites_end)
+        return sites, complete
+
+    def longest_literals_first(self, longest: Sequence[tuple[int, Rule]]) -> None:
+        """Search a source's longest literal rule of each limit
+        (:func:`_longest_literals`) first: when even it has too many sites,
+        so has every literal rule inside it (:meth:`inside_too_many`), and
+        those need no search. After the same small edit in many places, most
+        of a request's rules are such literals with the same verdict; this
+        finds it once per source."""
+        for limit, rule in longest:
             if not self.inside_too_many(rule, limit):
                 self.sites(rule, limit)
 
@@ -340,6 +381,10 @@ class _Search:
             return False
         return any(_holds(literal, shorter) for shorter in self.absent)
 
+    def too_many_literals(self, limit: int) -> set[str] | tuple[()]:
+        """The literal before-texts found at more than ``limit`` sites so far."""
+        return self._too_many_sets.get(limit, ())
+
     def inside_too_many(self, rule: Rule, limit: int) -> bool:
         """``rule`` is a literal standing, with its word boundaries, inside a
         literal found at more than ``limit`` sites: each of those sites holds
@@ -347,7 +392,45 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        return any(_holds(longer, literal) for longer in self.too_many.get(limit, ()))
+        # newest first: most often a source's own longest literal, searched just before its rules
+        return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, ())))
+
+
+def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
+    """A source's acceptable rules in the order they are tried — a rule with
+    enough fixed text first, a vaguer one only when none has sites — each
+    with its limit and the longest literal rule's text of that limit when
+    it holds the rule's (found at too many sites, that one says this one is
+    too: :meth:`_Search.inside_too_many`), and those longest literal rules:
+    worked out once for as long as the rules are kept (all of it is
+    position-free)."""
+    plan = made.derived.get("plan")
+    if plan is None:
+        rules = [r for r in made.rules if acceptable(r)]
+        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
+        ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
+        longest = _longest_literals(ordered)
+        longest_text = {limit: rule.plain_literal for limit, rule in longest}
+        steps = []
+        for rule in ordered:
+            limit = _limit(rule)
+            literal, holder = rule.plain_literal, longest_text.get(limit)
+            held = literal is not None and holder is not None and _holds(holder, literal)
+            steps.append((rule, limit, holder if held else None))
+        plan = made.derived["plan"] = (steps, longest)
+    return plan  # type: ignore[return-value]
+
+
+def _longest_literals(rules: Sequence[Rule]) -> list[tuple[int, Rule]]:
+    """``(limit, rule)``: the first longest literal rule of each limit, in
+    the order the limits first appear."""
+    longest: dict[int, tuple[int, Rule]] = {}
+    for rule in rules:
+        literal = rule.plain_literal
+        limit = _limit(rule)
+        if literal is not None and (limit not in longest or len(literal) > longest[limit][0]):
+            longest[limit] = (len(literal), rule)
+    return [(limit, rule) for limit, (_, rule) in longest.items()]
 
 
 @functools.lru_cache(maxsize=4096)
