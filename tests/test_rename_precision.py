@@ -78,10 +78,10 @@ def test_whole_hunk_rename_without_kept_occurrences_still_suggests():
 
 
 def test_skipped_occurrence_between_renamed_sites_is_a_partial_rename():
-    """Renaming the 2nd and 4th use but not the 3rd is a choice: on the
-    recorded traces such a rename is carried on to another occurrence right
-    about a quarter of the time, so nothing is offered — least of all the
-    skipped one."""
+    """Renaming the 2nd and 4th use but not the 3rd is a choice: the skipped
+    occurrence is never offered. Whether the others are is the ranker's call
+    (its ``partial`` feature): on the recorded traces the first candidate of
+    such a rename was right 32 times in 56, but 7 in 31 outside one fmt commit."""
     text = "def f(total):\n    a = total\n    b = total\n    c = total\n    d = total\n    return total\n"
     uri = "file:///w/s.py"
     editor = Editor()
@@ -92,7 +92,6 @@ def test_skipped_occurrence_between_renamed_sites_is_a_partial_rename():
         cursor = editor.rename_at(uri, cp, "total", "sum_")
     out = editor.suggest(uri, cursor)
     assert all(e.range.start.line != 3 for s in out for e in s.edits)  # never the skipped one
-    assert not [s for s in out if s.suggester == "rename"]
 
 
 def test_rust_path_rename_only_touches_the_same_path():
