@@ -283,8 +283,8 @@ class SyntaxTree:
 
         For a reader that asks about the text away from a span it reads as
         text (a parameter list, then every call of the function): tree-sitter's
-        incremental re-parse costs time linear in the top-level nodes of the
-        file (~20 ms at 100k lines), whatever the edit. Nodes overlapping the
+        incremental re-parse can cost a large share of a full parse whatever
+        the edit (tens of ms at 100k lines of Python). Nodes overlapping the
         span are stale: their offsets are moved, their children are the old
         ones. An answer read from either tree outside the span is the same.
         """
