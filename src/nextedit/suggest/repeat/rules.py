@@ -266,27 +266,7 @@ def _single_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
     it reaches its line's start or end is read in the gap beyond). Two
     examples of one key have the same one-example rules, up to their
     position."""
-    cached = ex.__dict__.get("_single_key")
-    if cached is not None:
-        return cached
-    b_toks, a_toks, p, s = ex.b_toks, ex.a_toks, ex.p, ex.s
-    reach = _MAX_CONTEXT_TOKENS + 2
-    change = ex.edit.start - ex.window_start
-    first = min([change, *(toks[p].start for toks in (b_toks, a_toks) if p < len(toks))])
-    start = min(b_toks[p - reach].end if p >= reach else 0, ex.before.rfind("\n", 0, first) + 1)
-    b_end = b_toks[len(b_toks) - s + reach - 1].start if s >= reach else len(ex.before)
-    a_end = a_toks[len(a_toks) - s + reach - 1].start if s >= reach else len(ex.after)
-    key = (
-        ex.before[start:b_end],
-        ex.after[start:a_end],
-        change - start,
-        ex.edit.old,
-        ex.edit.new,
-        min(p, reach),
-        min(s, reach),
-    )
-    ex.__dict__["_single_key"] = found = (key, start)  # frozen dataclass: a memo, not state
-    return found
+    return _window_key(ex, _MAX_CONTEXT_TOKENS + 2, "_single_key")
 
 
 def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
@@ -297,11 +277,18 @@ def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
     the start of the change's line (which the prose and comment facts read);
     in both texts, with the change's place in it. Two examples of one local
     key anti-unify alike with any partner, up to their position."""
-    cached = ex.__dict__.get("_local_key")
+    return _window_key(ex, _MAX_CONTEXT_TOKENS + 1, "_local_key")
+
+
+def _window_key(ex: EditExample, reach: int, memo: str) -> tuple[tuple[object, ...], int]:
+    """The text of ``ex`` from the gap ``reach`` tokens left of the change
+    (widened to its line's start) through the gap ``reach`` tokens right of
+    it, in both texts, with the change's place in it; and where it starts in
+    the window. Memoised on the example under ``memo``."""
+    cached = ex.__dict__.get(memo)
     if cached is not None:
         return cached
     b_toks, a_toks, p, s = ex.b_toks, ex.a_toks, ex.p, ex.s
-    reach = _MAX_CONTEXT_TOKENS + 1
     change = ex.edit.start - ex.window_start
     first = min([change, *(toks[p].start for toks in (b_toks, a_toks) if p < len(toks))])
     start = min(b_toks[p - reach].end if p >= reach else 0, ex.before.rfind("\n", 0, first) + 1)
@@ -316,7 +303,7 @@ def _local_key(ex: EditExample) -> tuple[tuple[object, ...], int]:
         min(p, reach),
         min(s, reach),
     )
-    ex.__dict__["_local_key"] = found = (key, start)  # frozen dataclass: a memo, not state
+    ex.__dict__[memo] = found = (key, start)  # frozen dataclass: a memo, not state
     return found
 
 

@@ -32,6 +32,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 
+from nextedit.text.affixes import common_prefix_len
+
 __all__ = ["ScanMemory"]
 
 _SIZE = 256
@@ -68,7 +70,7 @@ class ScanMemory:
                 self._by_reach.clear()
                 return
             by_reach = self._by_reach
-            same = _common_prefix_len(previous, text, by_reach[-1][0])
+            same = common_prefix_len(previous, text, by_reach[-1][0])
             while by_reach and by_reach[-1][0] > same:
                 _, _, key, verdict = by_reach.pop()
                 if self._verdicts.get(key) is verdict:
@@ -114,18 +116,3 @@ class ScanMemory:
 def _within(exclude: Sequence[tuple[int, int]], reach: int) -> frozenset[tuple[int, int]]:
     """The exclusions a search reading up to ``reach`` can meet."""
     return frozenset(span for span in exclude if span[0] <= reach)
-
-
-def _common_prefix_len(a: str, b: str, upto: int) -> int:
-    """How many of the first ``upto`` characters ``a`` and ``b`` share (compared at C speed)."""
-    n = min(len(a), len(b), upto)
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
