@@ -112,14 +112,39 @@ _CORE = st.lists(_TOKEN, min_size=5, max_size=9)
 _SEPARATORS = st.sampled_from([" ", "\n", "\n    ", " ;\n"])
 
 
-@settings(max_examples=300, deadline=None)
-@given(
+# the same change amid the same few tokens, with anything around them (on the
+# same line or the lines above and below), made three times
+_REPEATED_CHANGE = given(
     outside=st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
     core_left=_CORE,
     core_right=_CORE,
     old=st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
     new=st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
 )
+
+
+def _repeated_examples(
+    outside: list[tuple[list[str], str, str, list[str]]],
+    core_left: list[str],
+    core_right: list[str],
+    old: str,
+    new: str,
+) -> list[examples.EditExample] | None:
+    """The examples of the change made at each of ``outside``'s places
+    (None when the change is no change, or an edit gives no example)."""
+    if old == new:
+        return None
+    text, edits = "", []
+    for seq, (front, left_gap, right_gap, back) in enumerate(outside, start=1):
+        text += f"{' '.join(front)}{left_gap}{' '.join(core_left)} <"
+        edits.append(PastEdit(len(text), old, new, seq))
+        text += f"{new}> {' '.join(core_right)}{right_gap}{' '.join(back)}\n#\n"
+    found = [examples.example_from_edit(text, e) for e in edits]
+    return None if any(ex is None for ex in found) else [ex for ex in found if ex is not None]
+
+
+@settings(max_examples=300, deadline=None)
+@_REPEATED_CHANGE
 def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
     outside: list[tuple[list[str], str, str, list[str]]],
     core_left: list[str],
@@ -127,19 +152,10 @@ def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
     old: str,
     new: str,
 ) -> None:
-    """The same change amid the same few tokens, with anything around them
-    (on the same line or the lines above and below): every pair's rules,
-    as the memo serves them (made for another pair and moved, or made
-    here), are a fresh anti-unification's."""
-    if old == new:
-        return
-    text, edits = "", []
-    for seq, (front, left_gap, right_gap, back) in enumerate(outside, start=1):
-        text += f"{' '.join(front)}{left_gap}{' '.join(core_left)} <"
-        edits.append(PastEdit(len(text), old, new, seq))
-        text += f"{new}> {' '.join(core_right)}{right_gap}{' '.join(back)}\n#\n"
-    found = [examples.example_from_edit(text, e) for e in edits]
-    if any(ex is None for ex in found):
+    """Every pair's rules, as the memo serves them (made for another pair
+    and moved, or made here), are a fresh anti-unification's."""
+    found = _repeated_examples(outside, core_left, core_right, old, new)
+    if found is None:
         return
     _fresh()
     for last in found:
@@ -151,13 +167,7 @@ def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    outside=st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
-    core_left=_CORE,
-    core_right=_CORE,
-    old=st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
-    new=st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
-)
+@_REPEATED_CHANGE
 def test_one_example_rules_are_those_made_afresh(
     outside: list[tuple[list[str], str, str, list[str]]],
     core_left: list[str],
@@ -165,18 +175,10 @@ def test_one_example_rules_are_those_made_afresh(
     old: str,
     new: str,
 ) -> None:
-    """The same change amid the same few tokens, with anything around them:
-    every example's one-example rules, as the memo serves them (made for
+    """Every example's one-example rules, as the memo serves them (made for
     another example and moved, or made here), are those made afresh."""
-    if old == new:
-        return
-    text, edits = "", []
-    for seq, (front, left_gap, right_gap, back) in enumerate(outside, start=1):
-        text += f"{' '.join(front)}{left_gap}{' '.join(core_left)} <"
-        edits.append(PastEdit(len(text), old, new, seq))
-        text += f"{new}> {' '.join(core_right)}{right_gap}{' '.join(back)}\n#\n"
-    found = [examples.example_from_edit(text, e) for e in edits]
-    if any(ex is None for ex in found):
+    found = _repeated_examples(outside, core_left, core_right, old, new)
+    if found is None:
         return
     _fresh()
     for ex in found:
