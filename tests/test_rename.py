@@ -409,3 +409,24 @@ def test_a_python_dict_pair_keyed_by_the_new_name_stays_a_pair():
     state = session.documents["file:///a.py"]
     edits = [TextEditCp(m.start(), m.end(), "new") for m in re.finditer(r"\bold\b", text)]
     assert occurrences.shorthand_fields(state, edits, "old", "new") == edits
+
+
+def test_a_long_session_still_offers_the_rename_of_a_local():
+    """How many edits a session has made says nothing about the next one: a
+    developer who renamed a local in twelve functions (and finished none of
+    those renames) is still offered the uses of the thirteenth."""
+    functions = "".join(
+        f"fn f{i}(x: i64) -> i64 {{\n    let mut total = 0;\n    total += x;\n    total\n}}\n\n" for i in range(13)
+    )
+    uri = "file:///w/long.rs"
+    editor = Editor()
+    editor.open(uri, "rust", functions)
+    out = []
+    for i in range(13):
+        text = editor.text(uri)
+        at = text.index("let mut total", text.index(f"fn f{i}(")) + len("let mut ")
+        cursor = editor.rename_at(uri, at, "total", f"amount{i}")
+        out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename"
+    renamed = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    assert "    amount12 += x;\n    amount12\n" in renamed

@@ -58,12 +58,17 @@ def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
 
 
 def request_features(context: SuggestContext, candidate: Candidate) -> dict[str, float]:
-    """What depends on the request: where the candidate is, seen from the cursor and the last edit."""
+    """What depends on the request: where the candidate is, seen from the cursor and the last edit.
+
+    Not how many edits the history holds: the recorded sessions are short
+    commits, where that count reads as "late in the change"; an editor's
+    session fills the history to its bound and stays there, so such a
+    feature would lower every candidate of a long session for good
+    (``benchmarks/results/quality-nohistory.md``)."""
     distance = line_distance(context, candidate)
     out = {
         "other_document": 1.0 if distance is None else 0.0,
         "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(_FAR_LINES),
-        "history": math.log1p(len(context.edits)),
         "history_repeats": context.repeated_share,
         "test_file": 1.0 if "test" in candidate.uri.rsplit("/", 1)[-1].lower() else 0.0,
     }
