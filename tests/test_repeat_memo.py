@@ -115,12 +115,16 @@ _SEPARATORS = st.sampled_from([" ", "\n", "\n    ", " ;\n"])
 # the same change amid the same few tokens, with anything around them (on the
 # same line or the lines above and below), made three times
 _REPEATED_CHANGE = given(
-    outside=st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
-    core_left=_CORE,
-    core_right=_CORE,
-    old=st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
-    new=st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
+    change=st.tuples(
+        st.lists(st.tuples(_WORDS, _SEPARATORS, _SEPARATORS, _WORDS), min_size=3, max_size=3),
+        _CORE,
+        _CORE,
+        st.sampled_from(["0", "value", "f(a)", "", "x, y"]),
+        st.sampled_from(["1", "amount", "g(a, b)", "z", ""]),
+    )
 )
+# (places: (front, left gap, right gap, back) each, tokens left of the change, right of it, old, new)
+_Change = tuple[list[tuple[list[str], str, str, list[str]]], list[str], list[str], str, str]
 
 
 def _repeated_examples(
@@ -145,16 +149,10 @@ def _repeated_examples(
 
 @settings(max_examples=300, deadline=None)
 @_REPEATED_CHANGE
-def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
-    outside: list[tuple[list[str], str, str, list[str]]],
-    core_left: list[str],
-    core_right: list[str],
-    old: str,
-    new: str,
-) -> None:
+def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(change: _Change) -> None:
     """Every pair's rules, as the memo serves them (made for another pair
     and moved, or made here), are a fresh anti-unification's."""
-    found = _repeated_examples(outside, core_left, core_right, old, new)
+    found = _repeated_examples(*change)
     if found is None:
         return
     _fresh()
@@ -168,16 +166,10 @@ def test_anti_unified_rules_are_those_of_a_fresh_anti_unification(
 
 @settings(max_examples=300, deadline=None)
 @_REPEATED_CHANGE
-def test_one_example_rules_are_those_made_afresh(
-    outside: list[tuple[list[str], str, str, list[str]]],
-    core_left: list[str],
-    core_right: list[str],
-    old: str,
-    new: str,
-) -> None:
+def test_one_example_rules_are_those_made_afresh(change: _Change) -> None:
     """Every example's one-example rules, as the memo serves them (made for
     another example and moved, or made here), are those made afresh."""
-    found = _repeated_examples(outside, core_left, core_right, old, new)
+    found = _repeated_examples(*change)
     if found is None:
         return
     _fresh()

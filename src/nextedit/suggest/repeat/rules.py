@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nextedit.frozen import evolve
@@ -220,19 +220,9 @@ def _anti_unified(last: EditExample, partner: EditExample) -> tuple[list[Rule], 
     (another function's name three lines up) but the same rules."""
     last_key, last_at = _local_key(last)
     key = (last_key, _local_key(partner)[0])
-    here = last.window_start + last_at
-    cached = _ANTI_UNIFIED.get(key)
-    if cached is not None:
-        _ANTI_UNIFIED.move_to_end(key)
-        (was_last, was_partner, was_at), rules = cached
-        if (was_last.edit, was_partner.edit, was_at) == (last.edit, partner.edit, here):
-            return rules, None
-        return rules, here - was_at
-    rules = _anti_unify(last, partner)
-    _ANTI_UNIFIED[key] = ((last, partner, here), rules)
-    if len(_ANTI_UNIFIED) > _RULES_SIZE:
-        _ANTI_UNIFIED.popitem(last=False)
-    return rules, None
+    return _shared_rules(
+        _ANTI_UNIFIED, key, (last.edit, partner.edit), last.window_start + last_at, lambda: _anti_unify(last, partner)
+    )
 
 
 def _one_example_rules(ex: EditExample) -> tuple[list[Rule], int | None]:
@@ -243,18 +233,31 @@ def _one_example_rules(ex: EditExample) -> tuple[list[Rule], int | None]:
     function after function has a new window each time but, mostly, the
     same rules."""
     key, at = _single_key(ex)
-    here = ex.window_start + at
-    cached = _SINGLE.get(key)
+    return _shared_rules(_SINGLE, key, (ex.edit,), ex.window_start + at, lambda: _single_rules(ex))
+
+
+def _shared_rules(
+    table: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], int], list[Rule]]],
+    key: tuple[object, ...],
+    edits: tuple[object, ...],
+    here: int,
+    make: Callable[[], list[Rule]],
+) -> tuple[list[Rule], int | None]:
+    """The rules ``table`` keeps under ``key`` (made by ``make`` when it has
+    none), and how much further on the examples stand (``here``: where their
+    keyed text starts) than those they were made for — None when made for
+    these very edits there. Bounded LRU (:data:`_RULES_SIZE`)."""
+    cached = table.get(key)
     if cached is not None:
-        _SINGLE.move_to_end(key)
-        (was, was_at), rules = cached
-        if (was.edit, was_at) == (ex.edit, here):
+        table.move_to_end(key)
+        (was_edits, was_at), rules = cached
+        if (was_edits, was_at) == (edits, here):
             return rules, None
         return rules, here - was_at
-    rules = _single_rules(ex)
-    _SINGLE[key] = ((ex, here), rules)
-    if len(_SINGLE) > _RULES_SIZE:
-        _SINGLE.popitem(last=False)
+    rules = make()
+    table[key] = ((edits, here), rules)
+    if len(table) > _RULES_SIZE:
+        table.popitem(last=False)
     return rules, None
 
 
@@ -307,13 +310,13 @@ def _window_key(ex: EditExample, reach: int, memo: str) -> tuple[tuple[object, .
     return found
 
 
-# _single_key -> ((the example they were made for, where its key's text starts), its one-example rules)
-_SINGLE: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, int], list[Rule]]] = OrderedDict()
+# _single_key -> ((the edit they were made for, where its key's text starts), its one-example rules)
+_SINGLE: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], int], list[Rule]]] = OrderedDict()
 
 
-# (last example's local key, its partner's) -> ((the examples they were made
-# or last moved for, where the last's local text starts), their rules)
-_ANTI_UNIFIED: OrderedDict[tuple[object, ...], tuple[tuple[EditExample, EditExample, int], list[Rule]]] = OrderedDict()
+# (last example's local key, its partner's) -> ((the two edits they were made
+# for, where the last's local text starts), their rules)
+_ANTI_UNIFIED: OrderedDict[tuple[object, ...], tuple[tuple[tuple[object, ...], int], list[Rule]]] = OrderedDict()
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,8 @@ class RepeatEditSuggester:
     def propose(self, context: SuggestContext) -> Proposal:
         if not context.edits:
             return SilenceReason.NO_EVIDENCE
-        proposals = repeat_proposals(context, self._memory(context.uri))
+        memory = self._memory(context.uri)
+        proposals = repeat_proposals(context, memory)
         renames = _Renames(context)
         category = categorizer(context) if renames else None
 
@@ -227,7 +228,7 @@ class RepeatEditSuggester:
 
         candidates = [
             c
-            for c in _line_candidates(context, self.name, self._memory(context.uri).scans)
+            for c in _line_candidates(context, self.name, memory.scans)
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:

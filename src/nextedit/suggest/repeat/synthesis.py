@@ -319,8 +319,8 @@ class _Search:
             memory.begin(text)
         self.memo = MatchMemo(text, cancelled)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
-        self.too_many: dict[int, list[str]] = {}  # by limit
-        self._too_many_sets: dict[int, set[str]] = {}  # the same, as sets
+        # by limit, the literals found at more sites, newest last (a dict: ordered and a set)
+        self.too_many: dict[int, dict[str, None]] = {}
         self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
@@ -330,8 +330,9 @@ class _Search:
             self.scanned[key] = found = self._scan(key, rule, limit)
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
-                self.too_many.setdefault(limit, []).append(literal)
-                self._too_many_sets.setdefault(limit, set()).add(literal)
+                found_too_many = self.too_many.setdefault(limit, {})
+                found_too_many.pop(literal, None)
+                found_too_many[literal] = None
             elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
                 self.absent.append(literal)
         return self.scanned[key]
@@ -381,9 +382,10 @@ class _Search:
             return False
         return any(_holds(literal, shorter) for shorter in self.absent)
 
-    def too_many_literals(self, limit: int) -> set[str] | tuple[()]:
-        """The literal before-texts found at more than ``limit`` sites so far."""
-        return self._too_many_sets.get(limit, ())
+    def too_many_literals(self, limit: int) -> dict[str, None]:
+        """The literal before-texts found at more than ``limit`` sites so far
+        (newest last; ask ``in`` of it)."""
+        return self.too_many.get(limit, {})
 
     def inside_too_many(self, rule: Rule, limit: int) -> bool:
         """``rule`` is a literal standing, with its word boundaries, inside a
@@ -393,7 +395,7 @@ class _Search:
         if literal is None:
             return False
         # newest first: most often a source's own longest literal, searched just before its rules
-        return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, ())))
+        return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, {})))
 
 
 def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
