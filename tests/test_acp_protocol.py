@@ -398,6 +398,62 @@ def test_eof_exits_cleanly(acp: RpcProcess) -> None:
     assert acp.close() == 0
 
 
+def test_input_from_a_regular_file_is_read_to_its_end(tmp_path: Path, state_dir: Path) -> None:
+    """A file on stdin cannot be watched by the loop: it is read in a thread,
+    chunk after chunk (this one is larger than one read), and answered whole."""
+    import json
+    import subprocess
+
+    from nextedit.acp.transport import CHUNK
+
+    head = "def area(w, h):\n    size = w * h\n    return size + size\n\n"
+    text = head + "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(70_000))
+    assert len(text) > 2 * CHUNK  # the first read before the loop, then at least two in a thread
+    change = {"range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 8}}, "text": "total"}
+    sid = "nes-1"  # the first session of a connection (checked below)
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": 1, "clientCapabilities": {"nes": {"rename": {}}}},
+        },
+        {"jsonrpc": "2.0", "id": 2, "method": "nes/start", "params": {}},
+        {
+            "jsonrpc": "2.0",
+            "method": "document/didOpen",
+            "params": {"sessionId": sid, "uri": URI, "languageId": "python", "version": 1, "text": text},
+        },
+        {
+            "jsonrpc": "2.0",
+            "method": "document/didChange",
+            "params": {"sessionId": sid, "uri": URI, "version": 2, "contentChanges": [change]},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "nes/suggest",
+            "params": suggest_params(sid, version=2, line=1, character=9),
+        },
+    ]
+    stdin = tmp_path / "input.jsonl"
+    stdin.write_bytes(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    with stdin.open("rb") as f:
+        done = subprocess.run(
+            [sys.executable, "-m", "nextedit", "acp", "--state-dir", str(state_dir)],
+            stdin=f,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    assert sorted(answers) == [1, 2, 3]
+    assert answers[2]["result"]["sessionId"] == sid
+    (rename,) = [s for s in answers[3]["result"]["suggestions"] if s["kind"] == "rename"]
+    assert rename["newName"] == "total" and rename["position"] == {"line": 2, "character": 11}
+
+
 # -- a state directory that cannot be created -------------------------------------------
 
 

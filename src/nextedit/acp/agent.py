@@ -29,9 +29,9 @@ changes it for all of them. So are the syntax trees of closed documents
 (:class:`~nextedit.syntax.closed_trees.ClosedTrees`): a document re-opened
 in any session of the connection starts from its last tree.
 
-Must not know: how bytes are read or written, JSON encoding, asyncio/anyio
-(a job may carry a cancel scope, but the agent only calls ``cancel()`` on
-it), the engine behind :class:`~nextedit.session.Session`.
+Must not know: how bytes are read or written, JSON encoding, the event loop
+and threads (a job waiting for its turn is not removed: answered, it has
+nothing to begin), the engine behind :class:`~nextedit.session.Session`.
 """
 
 from __future__ import annotations
@@ -71,8 +71,6 @@ class SuggestJob:
     answered: bool = False
     # True once a snapshot was taken and the computation may be running
     started: bool = False
-    # an anyio CancelScope when run by the stdio server; anything with cancel()
-    scope: Any = None
 
 
 @dataclass(eq=False)
@@ -202,8 +200,6 @@ class Agent:
             log.debug("cancel of %r: not in flight, ignored", request_id)
             return False
         job.answered = True
-        if job.scope is not None:
-            job.scope.cancel()
         self.answer_error(job.request_id, RequestCancelled(reason))
         log.debug("nes/suggest %r cancelled (%s)%s", request_id, reason, " while computing" if job.started else "")
         return True
@@ -219,8 +215,6 @@ class Agent:
             if version is None or job.params.version != version or (replaced and job.started):
                 log.debug("nes/suggest %r: %s moved on, answered empty", job.request_id, uri)
                 self.finish(job, EMPTY)
-                if job.scope is not None:
-                    job.scope.cancel()
 
     # -- parses ahead ---------------------------------------------------------------
 

@@ -32,7 +32,7 @@ kinds); sessions keep the encoding they were started with.
 wire models (pydantic) and the engine are imported by the first handler that
 needs them, or ahead of time by :func:`warm_up`.
 
-Must not know: the transport, anyio, threads, how the engine computes.
+Must not know: the transport, the event loop, threads, how the engine computes.
 """
 
 from __future__ import annotations

@@ -1,31 +1,36 @@
-"""The stdio ACP agent: one connection, one anyio task group, suggests computed off the loop.
+"""The stdio ACP agent: one connection, one asyncio loop that reads and answers, suggests computed off the loop.
 
-The loop reads batches of lines and hands each line to
+The loop reads whatever input is there when stdin becomes readable (a
+reader callback: no task, no cancel scope) and hands each complete line to
 :func:`nextedit.acp.dispatch.receive` in arrival order — notifications and
 ordinary requests are handled right there, so they apply strictly in order
 and feedback is written before the next message is looked at. A
-``nes/suggest`` comes back as a job and runs as its own task in its own
-cancel scope:
+``nes/suggest`` comes back as a job and is queued in the connection's
+:class:`~nextedit.acp.compute_slot.ComputeSlot`:
 
-1. it yields once, so every message already read (a cancel, a newer
-   didChange) applies before it starts;
+1. it begins only once the whole batch it came in has been handled, so every
+   message already read (a cancel, a newer didChange) applies before it
+   starts;
 2. it waits its turn — one computation at a time per connection (the
-   engine's caches are not shared between threads);
+   engine's caches are not shared between threads), first come first served;
 3. on the loop, :func:`~nextedit.acp.dispatch.begin_suggest` applies the
-   version rule and takes a snapshot of the session's documents;
-4. a worker thread runs :func:`~nextedit.acp.dispatch.compute_suggest` on the
-   snapshot while the loop keeps reading: changes apply to the live
-   documents, ``$/cancel_request`` and ``nes/close`` answer -32800 at once,
-   a newer ``didChange`` answers ``{"suggestions": []}`` at once — and the
-   worker, polling ``job.answered``, stops at the engine's next check;
+   version rule and takes a snapshot of the session's documents (a job
+   answered meanwhile has nothing to begin: it is skipped);
+4. the slot's one long-lived worker thread runs
+   :func:`~nextedit.acp.dispatch.compute_suggest` on the snapshot while the
+   loop keeps reading: changes apply to the live documents,
+   ``$/cancel_request`` and ``nes/close`` answer -32800 at once, a newer
+   ``didChange`` answers ``{"suggestions": []}`` at once — and the worker,
+   polling ``job.answered``, stops at the engine's next check;
 5. back on the loop, :func:`~nextedit.acp.dispatch.end_suggest` hands back
    what the worker worked out and answers unless someone answered first.
 
-The worker's wait is shielded: a cancelled job still waits for its thread
-(which stops soon) so that no thread outlives its snapshot's owner.
+A computation the worker started always comes back to the loop, answered
+or not, so no thread outlives its snapshot's owner.
 
 A ``didOpen`` queues the document's first parse (``agent.parse_ahead``):
-:data:`~nextedit.session.PARSE_AHEAD_DELAY` later, it runs like a suggest — its turn for the compute slot, a snapshot, a worker
+:data:`~nextedit.session.PARSE_AHEAD_DELAY` later (a loop timer), it runs
+like a suggest — its turn for the compute slot, a snapshot, the worker
 thread, the tree handed back on the loop — so an editor's idle time after
 opening a file pays the parse, not its first suggest. A change, close or
 re-open of the document halts it (tree-sitter stops at its next progress
@@ -37,8 +42,10 @@ parsed.
 engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
 ``initialize`` itself is answered without them.
 
-EOF on the input ends the loop after the running suggests have answered; the
-sessions are closed and :func:`serve` returns 0.
+EOF on the input ends the loop after the queued and running computations
+(suggests and parses ahead) have finished; the sessions are closed and
+:func:`serve` returns 0. Where stdin cannot be watched by the loop (a
+regular file), it is read in a thread, one chunk at a time.
 
 Must not know: methods and their params (dispatch), bytes on the wire (transport).
 """
@@ -46,93 +53,44 @@ Must not know: methods and their params (dispatch), bytes on the wire (transport
 from __future__ import annotations
 
 import logging
+import os
 import select
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, ParseJob, SuggestJob
-from nextedit.acp.transport import LineWriter, read_batches, read_first_batch
+from nextedit.acp.compute_slot import Computation, ComputeSlot
+from nextedit.acp.transport import CHUNK, LineSplitter, LineWriter, read_first_batch
 from nextedit.settings import Settings
 
 if TYPE_CHECKING:
-    import anyio
+    import asyncio
 
 __all__ = ["main", "serve"]
 
 log = logging.getLogger(__name__)
 
-W = TypeVar("W")  # what a computation's first step hands its worker
-R = TypeVar("R")  # what the worker hands back
 
-
-async def _run_job(agent: Agent, job: SuggestJob, turn: anyio.Lock) -> None:
-    import anyio.lowlevel
-
-    with anyio.CancelScope() as scope:
-        job.scope = scope
-        if job.answered:  # cancelled before it started
-            return
-        await anyio.lowlevel.checkpoint()  # let already-read messages apply first
-        await _in_turn(
-            turn,
-            lambda: dispatch.begin_suggest(agent, job),
-            lambda work: dispatch.compute_suggest(work, job),
-            lambda work, result: dispatch.end_suggest(agent, job, work, result),
-            lambda: dispatch.fail_suggest(agent, job),
-            f"nes/suggest {job.request_id!r}",
-        )
-
-
-async def _run_parse(agent: Agent, job: ParseJob, turn: anyio.Lock) -> None:
-    import anyio
-
-    from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
-
-    # An editor is idle for a while after opening a file (the developer reads
-    # before typing); a client that sends a change right away (a replay) halts
-    # the job before it started, so the parse it would have wasted costs nothing.
-    await anyio.sleep(PARSE_AHEAD_DELAY)
-    if job.halted:
-        agent.parse_done(job)
-        return
-    await _in_turn(
-        turn,
-        lambda: dispatch.begin_parse(agent, job),
-        lambda work: dispatch.compute_parse(work, job),
-        lambda work, _parsed: dispatch.end_parse(agent, job, work),
-        lambda: agent.parse_done(job),  # the first suggest parses instead
-        f"parse ahead of {job.uri}",
+def _suggest(agent: Agent, job: SuggestJob) -> Computation:
+    return Computation(
+        begin=lambda: dispatch.begin_suggest(agent, job),
+        compute=lambda work: dispatch.compute_suggest(work, job),
+        end=lambda work, result: dispatch.end_suggest(agent, job, work, result),
+        failed=lambda: dispatch.fail_suggest(agent, job),
+        what=f"nes/suggest {job.request_id!r}",
     )
 
 
-async def _in_turn(
-    turn: anyio.Lock,
-    begin: Callable[[], W | None],
-    compute: Callable[[W], R],
-    end: Callable[[W, R], None],
-    failed: Callable[[], None],
-    what: str,
-) -> None:
-    """One computation in the compute slot: ``begin`` on the loop (``None``:
-    nothing to do), ``compute`` in a worker thread, ``end`` back on the loop.
-    The worker's wait is shielded (see the module docstring); a bug fails
-    this computation only (``failed``), the connection lives on."""
-    import anyio.to_thread
-
-    async with turn:
-        try:
-            work = begin()
-            if work is None:
-                return
-            with anyio.CancelScope(shield=True):
-                result = await anyio.to_thread.run_sync(compute, work)
-            end(work, result)
-        except Exception:
-            log.exception("%s failed", what)
-            failed()
+def _parse(agent: Agent, job: ParseJob) -> Computation:
+    return Computation(
+        begin=lambda: dispatch.begin_parse(agent, job),
+        compute=lambda work: dispatch.compute_parse(work, job),
+        end=lambda work, _parsed: dispatch.end_parse(agent, job, work),
+        failed=lambda: agent.parse_done(job),  # the first suggest parses instead
+        what=f"parse ahead of {job.uri}",
+    )
 
 
 def _input_waiting(fd: int) -> bool:
@@ -158,6 +116,128 @@ def _receive_all(agent: Agent, lines: list[bytes]) -> list[SuggestJob]:
     return jobs
 
 
+class _Connection:
+    """Reading stdin on the loop, queueing what it asks for, and knowing when all is done."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, in_fd: int, agent: Agent, pending: bytes) -> None:
+        self.loop = loop
+        self.in_fd = in_fd
+        self.agent = agent
+        self.lines = LineSplitter(pending)
+        self.slot = ComputeSlot(loop)
+        self.slot.on_idle = self._finish_if_done
+        self.timers: set[asyncio.TimerHandle] = set()  # parses ahead waiting for their delay
+        self.watching = False  # stdin is watched by the loop (else read in a thread)
+        self.eof = False
+        self.warm = False
+        self.finished: asyncio.Future[None] = loop.create_future()
+
+    def start(self, jobs: list[SuggestJob]) -> None:
+        self._queue(jobs)
+        self.slot.run_next()
+        try:
+            self.loop.add_reader(self.in_fd, self._on_readable)
+            self.watching = True
+        except (OSError, NotImplementedError, ValueError) as exc:
+            log.debug("input fd %d cannot be polled (%s): reading in a thread", self.in_fd, exc)
+            self._read_in_thread()
+
+    def close(self) -> None:
+        if self.watching:
+            self.loop.remove_reader(self.in_fd)
+            self.watching = False
+        for timer in self.timers:
+            timer.cancel()
+        self.timers.clear()
+        self.slot.close()
+
+    # -- input -------------------------------------------------------------------
+
+    def _on_readable(self) -> None:
+        try:
+            chunk = os.read(self.in_fd, CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            log.error("reading the input failed (%s): taken as its end", exc)
+            chunk = b""
+        self._on_chunk(chunk)
+
+    def _read_in_thread(self) -> None:
+        self.loop.run_in_executor(None, os.read, self.in_fd, CHUNK).add_done_callback(self._on_thread_read)
+
+    def _on_thread_read(self, future: asyncio.Future[bytes]) -> None:
+        if future.cancelled():
+            return
+        try:
+            chunk = future.result()
+        except OSError as exc:
+            log.error("reading the input failed (%s): taken as its end", exc)
+            chunk = b""
+        self._on_chunk(chunk)
+        if chunk:
+            self._read_in_thread()
+
+    def _on_chunk(self, chunk: bytes) -> None:
+        if chunk:
+            self._handle(self.lines.feed(chunk))
+            return
+        if self.watching:
+            self.loop.remove_reader(self.in_fd)
+            self.watching = False
+        self._handle(self.lines.finish())
+        self.eof = True
+        log.info("end of input: finishing %d suggest(s)", len(self.agent.inflight))
+        self._finish_if_done()
+
+    def _handle(self, lines: list[bytes]) -> None:
+        """A batch: every line handled in order, then the warm-up if nothing else
+        is waiting, then the first computation queued (if the slot is free)."""
+        if not lines:
+            return
+        self._queue(_receive_all(self.agent, lines))
+        if not self.warm and self.agent.initialized and not _input_waiting(self.in_fd):
+            self.warm = True
+            try:
+                dispatch.warm_up()
+            except Exception:  # the handler that needs it will say what is wrong
+                log.exception("warm-up import failed")
+        self.slot.run_next()
+
+    # -- computations ----------------------------------------------------------------
+
+    def _queue(self, jobs: list[SuggestJob]) -> None:
+        agent = self.agent
+        for parse in agent.parses:
+            if not parse.started:
+                parse.started = True
+                self._delay_parse(parse)
+        for job in jobs:
+            self.slot.add(_suggest(agent, job))
+
+    def _delay_parse(self, job: ParseJob) -> None:
+        from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
+
+        # An editor is idle for a while after opening a file (the developer reads
+        # before typing); a client that sends a change right away (a replay) halts
+        # the job before it started, so the parse it would have wasted costs nothing.
+        def due() -> None:
+            self.timers.discard(timer)
+            if job.halted:
+                self.agent.parse_done(job)
+                self._finish_if_done()
+                return
+            self.slot.add(_parse(self.agent, job))
+            self.slot.run_next()
+
+        timer = self.loop.call_later(PARSE_AHEAD_DELAY, due)
+        self.timers.add(timer)
+
+    def _finish_if_done(self) -> None:
+        if self.eof and self.slot.idle and not self.timers and not self.finished.done():
+            self.finished.set_result(None)
+
+
 async def serve(
     in_fd: int,
     agent: Agent,
@@ -165,31 +245,14 @@ async def serve(
     pending: bytes = b"",
 ) -> int:
     """Serve one connection until EOF: ``jobs`` and ``pending`` input come from before the loop."""
-    import anyio
+    import asyncio
 
-    turn = anyio.Lock()
-    warm = False
+    connection = _Connection(asyncio.get_running_loop(), in_fd, agent, pending)
     try:
-        async with anyio.create_task_group() as tg:
-
-            def start(new_jobs: list[SuggestJob]) -> None:
-                for parse in [p for p in agent.parses if not p.started]:
-                    parse.started = True
-                    tg.start_soon(_run_parse, agent, parse, turn, name=f"parse {parse.uri}")
-                for job in new_jobs:
-                    tg.start_soon(_run_job, agent, job, turn, name=f"nes/suggest {job.request_id!r}")
-
-            start(jobs or [])
-            async for batch in read_batches(in_fd, pending):
-                start(_receive_all(agent, batch))
-                if not warm and agent.initialized and not _input_waiting(in_fd):
-                    warm = True
-                    try:
-                        dispatch.warm_up()
-                    except Exception:  # the handler that needs it will say what is wrong
-                        log.exception("warm-up import failed")
-            log.info("end of input: finishing %d suggest(s)", len(agent.inflight))
+        connection.start(jobs or [])
+        await connection.finished
     finally:
+        connection.close()
         agent.close()
     return 0
 
@@ -198,7 +261,7 @@ def main(state_dir: Path | None = None, settings: Settings | None = None) -> int
     """Serve stdin/stdout (the ``nextedit acp`` command).
 
     The first lines — ``initialize``, as a rule — are handled before the
-    event loop exists, so answering them costs neither anyio nor asyncio
+    event loop exists, so answering them costs no asyncio
     (whose import pulls in ``ssl``): an editor waits for that answer.
     """
     in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
@@ -209,6 +272,6 @@ def main(state_dir: Path | None = None, settings: Settings | None = None) -> int
         agent.close()
         return 0
 
-    import anyio
+    import asyncio
 
-    return anyio.run(serve, in_fd, agent, jobs, pending)
+    return asyncio.run(serve(in_fd, agent, jobs, pending))
