@@ -1,4 +1,4 @@
-"""The stdio ACP agent: one connection, one asyncio loop that reads and answers, suggests computed off the loop.
+"""The stdio ACP agent: one connection, one asyncio loop (run by anyio) that reads and answers, suggests computed off the loop.
 
 The loop reads whatever input is there when stdin becomes readable (a
 reader callback: no task, no cancel scope) and hands each complete line to
@@ -261,7 +261,7 @@ def main(state_dir: Path | None = None, settings: Settings | None = None) -> int
     """Serve stdin/stdout (the ``nextedit acp`` command).
 
     The first lines — ``initialize``, as a rule — are handled before the
-    event loop exists, so answering them costs no asyncio
+    event loop exists, so answering them costs neither anyio nor asyncio
     (whose import pulls in ``ssl``): an editor waits for that answer.
     """
     in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
@@ -272,6 +272,10 @@ def main(state_dir: Path | None = None, settings: Settings | None = None) -> int
         agent.close()
         return 0
 
-    import asyncio
+    import anyio
 
-    return asyncio.run(serve(in_fd, agent, jobs, pending))
+    # anyio runs the loop and tears it down; the connection itself is callbacks
+    # on its asyncio backend (a reader on stdin, the compute slot's hand-back):
+    # anyio's task, cancel scopes and thread hand-off per request cost about
+    # 0.3 ms of CPU per request (benchmarks/results/suggest-cpu-roundtrip-notes.md)
+    return anyio.run(serve, in_fd, agent, jobs, pending, backend="asyncio")
