@@ -10,6 +10,9 @@ to ``nes/suggest`` come, in order, from ``--script`` (a JSON list whose items
 are suggestion lists; ``"$ID"`` ids are replaced by fresh ones); once the
 script runs out, or without one, it answers ``{"suggestions": []}``.
 ``--crash-after N`` exits abruptly on the N-th ``nes/suggest``.
+``--busy-on-change V:MS`` spends MS ms of its own CPU time on the
+``document/didChange`` to version V (a busy loop), for the bench's agent-CPU
+accounting.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import argparse
 import itertools
 import json
 import sys
+import time
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--script")
     ap.add_argument("--crash-after", type=int, default=0)
     ap.add_argument("--log")
+    ap.add_argument("--busy-on-change", default="")
     args = ap.parse_args(argv)
+    busy_version, _, busy_ms = args.busy_on_change.partition(":")
     script = []
     if args.script:
         with open(args.script, encoding="utf-8") as f:
@@ -51,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
             log.flush()
         method = msg.get("method")
         if "id" not in msg:
+            version = (msg.get("params") or {}).get("version")
+            if method == "document/didChange" and busy_version and str(version) == busy_version:
+                until = time.thread_time() + float(busy_ms) / 1000.0
+                while time.thread_time() < until:
+                    pass
             continue
         params = msg.get("params") or {}
         if method == "initialize":

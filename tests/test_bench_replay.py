@@ -363,3 +363,39 @@ def test_each_trace_session_gets_its_own_nes_start(tmp_path: Path) -> None:
     # the wrong first suggestion of the first session was rejected there, with its own session id
     (reject,) = [x["params"] for x in msgs if x["method"] == "nes/reject"]
     assert reject == {"sessionId": ids[0], "id": first.queries[0].suggestion["id"], "reason": "ignored"}
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="agent CPU is read from Linux's /proc")
+def test_each_query_is_charged_the_agent_cpu_of_the_change_before_it(tmp_path: Path) -> None:
+    """The agent spends 60 ms of CPU on the change to version 3: the query
+    after that change carries it, the other two do not, and the report
+    shows the agent-CPU figures next to the wall clock."""
+    cmd = fake_cmd(tmp_path, None, "--busy-on-change", "3:60")
+    replayer = Replayer(lambda: SubprocessTransport(cmd))
+    with replayer:
+        res = replayer.replay(make_session())
+    cpu = [q.cpu_ms for q in res.queries]
+    assert all(c is not None and c >= 0 for c in cpu)
+    assert cpu[1] >= 60 and cpu[0] < 60 and cpu[2] < 60
+    assert res.queries[1].explain()["cpuMs"] == pytest.approx(cpu[1], abs=0.001)
+    m = summarize([res])
+    assert m["cpu_ms"]["count"] == 3 and m["cpu_ms"]["max"] == cpu[1]
+    assert m["by_repository"]["t1"]["cpu_ms"]["count"] == 3
+    from nextedit.bench.report import headline_rows, repository_rows
+
+    assert any(row[0] == "agent CPU p99 / max (ms)" for row in headline_rows(m))
+    assert repository_rows(m)[-1][-1] == f"{m['cpu_ms']['p50']:.2f} / {m['cpu_ms']['p99']:.2f}"
+
+
+def test_an_agent_in_this_process_has_no_cpu_figure(tmp_path: Path) -> None:
+    """In process the agent shares the replayer's thread: no figure rather than a wrong one."""
+    replayer = Replayer(lambda: InProcessTransport(tmp_path / "state"))
+    with replayer:
+        res = replayer.replay(make_session())
+    assert res.error is None and [q.cpu_ms for q in res.queries] == [None, None, None]
+    m = summarize([res])
+    assert m["cpu_ms"]["count"] == 0
+    from nextedit.bench.report import headline_rows
+
+    assert not any(row[0].startswith("agent CPU") for row in headline_rows(m))

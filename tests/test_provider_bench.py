@@ -127,9 +127,9 @@ def test_bench_reports_precision_recall_and_latency_per_source(
 
 
 def untimed(value: Any) -> Any:
-    """An explain line without its latencies (the only thing a model may change when it adds nothing)."""
+    """An explain line without its timings (the only thing a model may change when it adds nothing)."""
     if isinstance(value, dict):
-        return {k: untimed(v) for k, v in value.items() if k != "latencyMs"}
+        return {k: untimed(v) for k, v in value.items() if k not in ("latencyMs", "cpuMs")}
     return value
 
 

@@ -25,6 +25,10 @@ not ``None``; keystroke queries and VS Code recordings without
   queries, timed ones included), in ms; the follow-up requests of jumps are
   timed apart (``followup_latency_ms``).  Percentiles by nearest rank (the
   smallest sample with at least p % of samples at or below it).
+* **agent CPU** (``cpu_ms``, ``followup_cpu_ms``): the agent's CPU time
+  charged to each of those requests — all it did since the previous answer
+  (:mod:`nextedit.bench.replay`); only for an agent the bench can read it of
+  (a subprocess on Linux), else the summaries count nothing.
 
 Every group (pooled, per repository, language, reader and tag) carries the
 raw counts, so figures over any union of repositories — e.g. leaving one out
@@ -125,12 +129,42 @@ class Counts:
 
 
 @dataclass(slots=True)
+class Timing:
+    """Wall time and agent CPU of a group's requests: the queries' own, and
+    their jump follow-ups' apart."""
+
+    latencies: list[float] = field(default_factory=list)
+    followup_latencies: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    followup_cpu: list[float] = field(default_factory=list)
+
+    def add(self, q: QueryResult) -> None:
+        if q.latency_ms is not None:
+            self.latencies.append(q.latency_ms)
+        if q.cpu_ms is not None:
+            self.cpu.append(q.cpu_ms)
+        f = q.followup
+        if f is not None:
+            if f.latency_ms is not None:
+                self.followup_latencies.append(f.latency_ms)
+            if f.cpu_ms is not None:
+                self.followup_cpu.append(f.cpu_ms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "latency_ms": latency_summary(self.latencies),
+            "followup_latency_ms": latency_summary(self.followup_latencies),
+            "cpu_ms": latency_summary(self.cpu),
+            "followup_cpu_ms": latency_summary(self.followup_cpu),
+        }
+
+
+@dataclass(slots=True)
 class RepositoryGroup:
     """Counts, latencies and sessions of one source repository."""
 
     counts: Counts = field(default_factory=Counts)
-    latencies: list[float] = field(default_factory=list)
-    followup_latencies: list[float] = field(default_factory=list)
+    timing: Timing = field(default_factory=Timing)
     sessions: int = 0
     languages: Counter[str] = field(default_factory=Counter)
 
@@ -139,8 +173,7 @@ class RepositoryGroup:
             "sessions": self.sessions,
             "languages": [lang for lang, _ in self.languages.most_common()],
             **self.counts.to_json(),
-            "latency_ms": latency_summary(self.latencies),
-            "followup_latency_ms": latency_summary(self.followup_latencies),
+            **self.timing.to_json(),
         }
 
 
@@ -206,8 +239,7 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
     kinds_answered: Counter[str] = Counter()
     kinds_correct: Counter[str] = Counter()
     kinds_reversal: Counter[str] = Counter()
-    latencies: list[float] = []
-    followup_latencies: list[float] = []
+    timing = Timing()
     errors = 0
     unscored = 0
     grades: list[dict[str, Any]] = []
@@ -216,12 +248,8 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
         repo.sessions += 1
         repo.languages[s.language] += 1
         for q in s.queries:
-            if q.latency_ms is not None:
-                latencies.append(q.latency_ms)
-                repo.latencies.append(q.latency_ms)
-            if q.followup is not None and q.followup.latency_ms is not None:
-                followup_latencies.append(q.followup.latency_ms)
-                repo.followup_latencies.append(q.followup.latency_ms)
+            timing.add(q)
+            repo.timing.add(q)
             if q.error:
                 errors += 1
             if not q.verdict.scored:
@@ -248,7 +276,6 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
                         "kind": q.verdict.kind,
                     }
                 )
-    latencies.sort()
     by_repository = {k: v.to_json() for k, v in sorted(by_repo.items())}
     return {
         **total.to_json(),  # first: the keys below (e.g. "queries": all queries) win
@@ -277,8 +304,7 @@ def summarize(sessions: list[SessionResult]) -> dict[str, Any]:
         "by_language": {k: v.to_json() for k, v in sorted(by_lang.items())},
         "by_reader": {k: v.to_json() for k, v in sorted(by_reader.items())},
         "by_tag": {k: v.to_json() for k, v in sorted(by_tag.items())},
-        "latency_ms": latency_summary(latencies),
-        "followup_latency_ms": latency_summary(followup_latencies),
+        **timing.to_json(),
         "vscode_grades": grades,
-        "latencies_ms": latencies,
+        "latencies_ms": sorted(timing.latencies),
     }

@@ -6,6 +6,17 @@ query ``nes/suggest`` (timed, wall clock around the request) whose first
 suggestion is judged by :mod:`nextedit.bench.score`; ``end`` checks the
 SHA-256 of the bench's own mirror of the text; ``nes/close``.
 
+**Agent CPU**: with each ``nes/suggest`` answer the replayer also reads the
+CPU time the agent process has used (every thread, from ``/proc``; a
+subprocess agent on Linux only). A request is charged everything the agent
+did since the previous answer: the changes, focus and rejections sent
+meanwhile, a session's ``nes/start`` and ``didOpen`` for its first query, and
+the request itself — what typing and asking cost the editor's machine. Start-up
+(before ``initialize`` is answered) is charged to nothing; what an agent loads
+right after it (nextedit warms up its engine's imports) goes to its first
+request. Unlike the wall clock, it hardly moves when the machine is busy with
+other work.
+
 **Jumps are followed**: when the first suggestion is a ``jump``, the client
 asks ``nes/suggest`` again at the jump's position (the jump's ``uri`` at the
 mirror's version of it, ``triggerKind: automatic``) and the jump is settled
@@ -77,6 +88,16 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What one ``nes/suggest`` came back with."""
+
+    suggestions: list[dict]
+    latency_ms: float | None  # wall clock around the request; None when it failed
+    cpu_ms: float | None  # agent CPU charged to it (module docstring)
+    error: str | None
+
+
 @dataclass(slots=True)
 class FollowUp:
     """The request made at a jump's position, and what came of it."""
@@ -89,6 +110,7 @@ class FollowUp:
     suggestion: dict | None
     n_suggestions: int = 0
     error: str | None = None
+    cpu_ms: float | None = None  # agent CPU charged to the request (module docstring)
 
     def explain(self) -> dict[str, Any]:
         return {
@@ -99,6 +121,7 @@ class FollowUp:
             "suggestions": self.n_suggestions,
             "verdict": self.verdict.to_json(),
             "latencyMs": _ms(self.latency_ms),
+            "cpuMs": _ms(self.cpu_ms),
             "error": self.error,
         }
 
@@ -117,6 +140,7 @@ class QueryResult:
     error: str | None = None
     repository: str = ""
     followup: FollowUp | None = None  # the first suggestion was a jump and was followed
+    cpu_ms: float | None = None  # agent CPU charged to the request (module docstring)
 
     @property
     def source(self) -> str | None:
@@ -140,6 +164,7 @@ class QueryResult:
             "suggestions": self.n_suggestions,
             "verdict": self.verdict.to_json(),
             "latencyMs": _ms(self.latency_ms),
+            "cpuMs": _ms(self.cpu_ms),
             "followUp": None if self.followup is None else self.followup.explain(),
             "error": self.error,
         }
@@ -183,6 +208,8 @@ class Replayer:
         self.transport: Transport | None = None
         self.agent_encoding = self.client_encoding
         self.agent_info: dict | None = None
+        # the agent's CPU time when it last answered a suggest (or initialize)
+        self._cpu_mark: int | None = None
 
     # -- connection ----------------------------------------------------------
     def start(self) -> None:
@@ -206,6 +233,7 @@ class Replayer:
             caps.get("positionEncoding") or (caps.get("nes") or {}).get("positionEncoding") or PositionEncoding.UTF16
         )
         self.agent_info = result.get("agentInfo")
+        self._cpu_mark = self.transport.agent_cpu_ns()
 
     def close(self) -> None:
         if self.transport is not None:
@@ -340,18 +368,30 @@ class Replayer:
                 break
         return {}
 
-    def _suggest(self, params: dict) -> tuple[list[dict], float | None, str | None]:
-        """``(suggestions, latency ms, error)`` of one ``nes/suggest``."""
+    def _suggest(self, params: dict) -> _Answer:
+        """One ``nes/suggest``: its suggestions, wall time and agent CPU."""
         t = self.transport
         assert t is not None
         t0 = time.perf_counter()
         try:
             result = t.send_request("nes/suggest", params, timeout=self.request_timeout) or {}
         except RpcError as exc:
-            return [], None, str(exc)
+            return _Answer([], None, self._cpu_since_last_answer(), str(exc))
         latency = (time.perf_counter() - t0) * 1000.0
+        cpu = self._cpu_since_last_answer()
         suggestions = result.get("suggestions") if isinstance(result, dict) else None
-        return (suggestions if isinstance(suggestions, list) else []), latency, None
+        return _Answer(suggestions if isinstance(suggestions, list) else [], latency, cpu, None)
+
+    def _cpu_since_last_answer(self) -> float | None:
+        """The agent's CPU (ms) since the previous answer (module docstring);
+        ``None`` when the transport cannot tell."""
+        t = self.transport
+        assert t is not None
+        now = t.agent_cpu_ns()
+        before, self._cpu_mark = self._cpu_mark, now
+        if now is None or before is None:
+            return None
+        return (now - before) / 1e6
 
     def _judge(
         self,
@@ -389,7 +429,8 @@ class Replayer:
         }
         if q.selection is not None and doc is not None:
             params["selection"] = self._convert_range(doc, q.selection, enc)
-        suggestions, latency, error = self._suggest(params)
+        answer = self._suggest(params)
+        suggestions, error = answer.suggestions, answer.error
         first = suggestions[0] if suggestions else None
         verdict = self._judge(first, q, docs, enc, tracker)
         if error:
@@ -404,13 +445,14 @@ class Replayer:
             session.language,
             session.header.kind,
             q,
-            latency,
+            answer.latency_ms,
             verdict,
             first,
             len(suggestions),
             error,
             session.header.repository or session.trace,
             followup,
+            answer.cpu_ms,
         )
         self._reject_what_was_wrong(sid, qr)
         if self.on_query is not None:
@@ -436,12 +478,16 @@ class Replayer:
             return None, "without a usable position"
         at = {"line": position["line"], "character": position["character"]}
         params = {"sessionId": sid, "uri": uri, "version": target.version, "position": at, "triggerKind": "automatic"}
-        suggestions, latency, error = self._suggest(params)
+        answer = self._suggest(params)
+        suggestions, error = answer.suggestions, answer.error
         first = suggestions[0] if suggestions else None
         verdict = self._judge(first, q, docs, enc, tracker, follow_up=True)
         if error:
             verdict.reason = f"error: {error}"
-        return FollowUp(uri, target.version, at, latency, verdict, first, len(suggestions), error), ""
+        followup = FollowUp(
+            uri, target.version, at, answer.latency_ms, verdict, first, len(suggestions), error, answer.cpu_ms
+        )
+        return followup, ""
 
     def _reject_what_was_wrong(self, sid: str, qr: QueryResult) -> None:
         """``nes/reject`` (``ignored``) every suggestion shown first that was not right (module docstring)."""

@@ -41,6 +41,7 @@ def _worst_text(m: dict[str, Any], key: str, metric: str) -> tuple[str, str]:  #
 def headline_rows(m: dict[str, Any]) -> list[tuple[str, ...]]:
     lat = m["latency_ms"]
     flat = m["followup_latency_ms"]
+    cpu = m.get("cpu_ms") or {"count": 0}
     rows: list[tuple[str, ...]] = [
         (
             "sessions",
@@ -70,6 +71,17 @@ def headline_rows(m: dict[str, Any]) -> list[tuple[str, ...]]:
     rows += [
         ("latency p50 / p95 (ms)", f"{_ms(lat['p50'])} / {_ms(lat['p95'])}", f"{lat['count']} suggests"),
         ("latency p99 / max (ms)", f"{_ms(lat['p99'])} / {_ms(lat['max'])}", ""),
+    ]
+    if cpu["count"]:
+        rows += [
+            (
+                "agent CPU p50 / p95 (ms)",
+                f"{_ms(cpu['p50'])} / {_ms(cpu['p95'])}",
+                f"{cpu['count']} suggests, each with the changes sent before it",
+            ),
+            ("agent CPU p99 / max (ms)", f"{_ms(cpu['p99'])} / {_ms(cpu['max'])}", ""),
+        ]
+    rows += [
         (
             "jump follow-up p50 / p99 (ms)",
             f"{_ms(flat['p50'])} / {_ms(flat['p99'])}",
@@ -90,6 +102,7 @@ REPO_COLUMNS = (
     "reversals",
     "jumps landed / correct",
     "p50 / p99 ms",
+    "CPU p50 / p99 ms",
 )
 
 
@@ -104,6 +117,7 @@ REPO_COLUMNS_COMPACT = (
     "rev.",
     "jumps",
     "p50/p99",
+    "CPU",
 )
 
 
@@ -113,13 +127,15 @@ def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str,
     ``compact``: jumps as ``landed/correct/all``, latency without spaces.
     """
 
-    def row(name: str, lang: str, d: dict[str, Any], lat: dict[str, Any]) -> tuple[str, ...]:
+    def row(name: str, lang: str, d: dict[str, Any]) -> tuple[str, ...]:
+        lat, cpu = d["latency_ms"], d.get("cpu_ms") or {"p50": None, "p99": None}
+        sep = "/" if compact else " / "
         if compact:
             jumps = f"{d['jumps_landed']}/{d['jumps_correct']}/{d['jumps']}"
-            latency = f"{_ms(lat['p50'])}/{_ms(lat['p99'])}"
         else:
             jumps = f"{d['jumps_landed']} / {d['jumps_correct']} of {d['jumps']}"
-            latency = f"{_ms(lat['p50'])} / {_ms(lat['p99'])}"
+        latency = f"{_ms(lat['p50'])}{sep}{_ms(lat['p99'])}"
+        cpu_time = f"{_ms(cpu['p50'])}{sep}{_ms(cpu['p99'])}"
         cells = (
             str(d["queries"]),
             str(d["answered"]),
@@ -129,12 +145,13 @@ def repository_rows(m: dict[str, Any], compact: bool = False) -> list[tuple[str,
             str(d["reversals"]),
             jumps,
             latency,
+            cpu_time,
         )
         return (name, *cells) if compact else (name, lang, *cells)
 
-    rows = [row(k, ", ".join(d["languages"]), d, d["latency_ms"]) for k, d in m["by_repository"].items()]
+    rows = [row(k, ", ".join(d["languages"]), d) for k, d in m["by_repository"].items()]
     pooled = {**m, "queries": m["scored_queries"]}
-    rows.append(row("pooled", "", pooled, m["latency_ms"]))
+    rows.append(row("pooled", "", pooled))
     return rows
 
 
@@ -200,7 +217,8 @@ def print_table(m: dict[str, Any], console: Any = None, *, sources: bool = False
     console.print(t)
     r = Table(
         title="by source repository (pooled last)",
-        caption="jumps: landed on an expected line / correct with their follow-up / all; latency in ms",
+        caption="jumps: landed on an expected line / correct with their follow-up / all; "
+        "latency (wall) and agent CPU in ms",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
@@ -413,6 +431,19 @@ def write_markdown(m: dict[str, Any], report_dir: Path, meta: dict[str, Any], hi
         f"Follow-up requests at a jump's position, timed apart: p50 {_ms(flat['p50'])}, "
         f"p99 {_ms(flat['p99'])} over {flat['count']}.",
         "",
+    ]
+    cpu, fcpu = m.get("cpu_ms") or {"count": 0}, m.get("followup_cpu_ms") or {"count": 0}
+    if cpu["count"]:
+        lines += [
+            f"Agent CPU (ms): p50 {_ms(cpu['p50'])}, p95 {_ms(cpu['p95'])}, p99 {_ms(cpu['p99'])}, "
+            f"max {_ms(cpu['max'])}, mean {_ms(cpu['mean'])} over {cpu['count']} of those requests: the "
+            "agent process's CPU time (every thread, `/proc/PID/task/*/schedstat`) since its previous answer, "
+            "so each request carries the changes sent before it and a session's first one its `didOpen`. "
+            "Unlike the wall clock it hardly moves when the machine is busy. "
+            f"Follow-ups: p50 {_ms(fcpu['p50'])}, p99 {_ms(fcpu['p99'])} over {fcpu['count']}.",
+            "",
+        ]
+    lines += [
         "Definitions: docs/trace-format.md; `src/nextedit/bench/score.py` and `metrics.py` implement them. "
         "The JSON beside this file carries the raw counts per repository (`metrics.by_repository`).",
         "",

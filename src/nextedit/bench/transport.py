@@ -3,7 +3,8 @@
 Both transports offer the same two calls, ``send_request`` (blocks for the
 answer; raises :class:`RpcError` for a JSON-RPC error answer and
 :class:`AgentError` when the agent dies or times out) and
-``send_notification``.
+``send_notification``; ``agent_cpu_ns`` says how much CPU the agent process
+has used so far (a subprocess on Linux; ``None`` otherwise).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Protocol
+
+from nextedit.bench.process_cpu import cpu_ns
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,8 @@ class Transport(Protocol):
     def send_request(self, method: str, params: dict, timeout: float | None = None) -> Any: ...
 
     def send_notification(self, method: str, params: dict) -> None: ...
+
+    def agent_cpu_ns(self) -> int | None: ...
 
     def close(self) -> None: ...
 
@@ -125,6 +130,10 @@ class SubprocessTransport:
     def send_notification(self, method: str, params: dict) -> None:
         self._write({"jsonrpc": "2.0", "method": method, "params": params})
 
+    def agent_cpu_ns(self) -> int | None:
+        """The agent process's CPU time so far (every thread), ns."""
+        return cpu_ns(self.proc.pid)
+
     def send_request(self, method: str, params: dict, timeout: float | None = None) -> Any:
         req_id = next(self._ids)
         self._write({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
@@ -189,6 +198,10 @@ class InProcessTransport:
 
     def send_notification(self, method: str, params: dict) -> None:
         self.agent.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def agent_cpu_ns(self) -> int | None:
+        """``None``: the agent shares this process (and thread) with the replayer."""
+        return None
 
     def send_request(self, method: str, params: dict, timeout: float | None = None) -> Any:
         req_id = next(self._ids)
