@@ -358,10 +358,10 @@ def _line_rule(ex: EditExample) -> Rule | None:
     before, after = before[ind_b:].rstrip(), after[ind_a:].rstrip()
     if not before or not after or before == after:
         return None
-    regex = re.compile(r"(?m)^(?P<ind>[ \t]*)" + re.escape(before) + r"(?=[ \t]*$)")
+    pattern = r"(?m)^(?P<ind>[ \t]*)" + re.escape(before) + r"(?=[ \t]*$)"
     spec = _specificity(tokenize(before))
     replacement = "\\g<ind>" + after.replace("\\", "\\\\")
-    rule = Rule((before,), (after,), (), 1, spec, (ex.edit,), regex, replacement)  # its own regex
+    rule = Rule((before,), (after,), (), 1, spec, (ex.edit,), pattern, replacement)  # its own regex
     rule.info.update(_info(ex, ex.p, ex.s))
     rule.info["line_rule"] = True
     rule.info["indent"] = ex.before[bs : bs + ind_b]
