@@ -14,6 +14,13 @@ row. Figures: ``benchmarks/results/trace-latency-fmt.md``.
 Usage::
 
     NEXTEDIT_STRICT=1 SLOW=20 OUT=rows.json python benchmarks/perf/trace_causes.py TRACE...
+
+``--agent`` runs the stdio agent (``nextedit acp`` and its arguments) with the
+same split of each suggest's computation (``SuggestWork.compute``, on the
+agent's worker thread, with the agent's own heap policy), for ``nextedit
+bench --agent-cmd``; its rows (and the summary) go to ``OUT`` at exit::
+
+    nextedit bench TRACE --agent-cmd "env OUT=rows.json python benchmarks/perf/trace_causes.py --agent --state-dir {state}"
 """
 
 import atexit
@@ -137,7 +144,10 @@ orig_suggest = S.Session.suggest
 
 
 def suggest(self, uri, version, *a, **k):
-    state = self.documents.get(uri)
+    return _timed(self.documents.get(uri), lambda: orig_suggest(self, uri, version, *a, **k))
+
+
+def _timed(state, call):
     pending = state is not None and state.syntax is not None and state.syntax.reparse_pending
     first = state is not None and state.syntax is not None and not state.syntax._tree_source
     reopen = state is not None and state.syntax is not None and getattr(state.syntax, "_base", None) is not None
@@ -147,14 +157,14 @@ def suggest(self, uri, version, *a, **k):
     w0 = time.perf_counter()
     push("other")
     try:
-        return orig_suggest(self, uri, version, *a, **k)
+        return call()
     finally:
         pop()
         active[0] = False
         wall = (time.perf_counter() - w0) * 1000
         rows.append(
             {
-                "uri": uri.rsplit("/", 1)[-1],
+                "uri": state.uri.rsplit("/", 1)[-1] if state else "",
                 "size": size,
                 "first": first,
                 "reopen": reopen,
@@ -166,7 +176,16 @@ def suggest(self, uri, version, *a, **k):
         )
 
 
-S.Session.suggest = suggest
+def compute(self, *a, **k):
+    return _timed(self.workspace.get(self.uri), lambda: orig_compute(self, *a, **k))
+
+
+AGENT = sys.argv[1:2] == ["--agent"]
+if AGENT:  # the stdio agent: its worker thread runs each suggest's computation
+    orig_compute = S.SuggestWork.compute
+    S.SuggestWork.compute = compute
+else:
+    S.Session.suggest = suggest
 
 
 def dump():
@@ -174,6 +193,10 @@ def dump():
     if out:
         with open(out, "w") as fh:
             json.dump(rows, fh)
+    if AGENT:  # stderr is the bench's: the summary goes beside the rows
+        if not out:
+            return
+        sys.stderr = open(out + ".txt", "w")  # noqa: SIM115 - the process is ending
     walls = sorted(r["wall"] for r in rows)
     cpus = sorted(r["cpu"] for r in rows)
 
@@ -210,5 +233,9 @@ def dump():
 
 
 atexit.register(dump)
+if AGENT:
+    from nextedit.cli import main
+
+    sys.exit(main(["acp", *sys.argv[2:]]))
 sys.argv = ["replay_inprocess.py", *sys.argv[1:], "--jobs", "1"]
 runpy.run_path("benchmarks/quality/replay_inprocess.py", run_name="__main__")
