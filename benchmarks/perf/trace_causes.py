@@ -14,6 +14,16 @@ row. Figures: ``benchmarks/results/trace-latency-fmt.md``.
 Usage::
 
     NEXTEDIT_STRICT=1 SLOW=20 OUT=rows.json python benchmarks/perf/trace_causes.py TRACE...
+
+``CALLERS=1`` adds which engine code asked for each parse (the two
+innermost engine frames outside the syntax tree), its count and ms.
+
+``--agent`` runs the stdio agent (``nextedit acp`` and its arguments) with the
+same split of each suggest's computation (``SuggestWork.compute``, on the
+agent's worker thread, with the agent's own heap policy), for ``nextedit
+bench --agent-cmd``; its rows (and the summary) go to ``OUT`` at exit::
+
+    nextedit bench TRACE --agent-cmd "env OUT=rows.json python benchmarks/perf/trace_causes.py --agent --state-dir {state}"
 """
 
 import atexit
@@ -23,6 +33,7 @@ import os
 import runpy
 import sys
 import time
+import traceback
 from collections import defaultdict
 
 import nextedit.session as S
@@ -47,6 +58,9 @@ def push(cat):
 
 def pop():
     now = clock()
+    if parses_pending and parses_pending[-1][2] == len(stack):
+        entry, started, _ = parses_pending.pop()
+        entry[1] += (now - started) * 1000
     cat, start = stack.pop()
     acc[cat] += now - start
     if stack:
@@ -68,11 +82,31 @@ def wrap(cls, name, cat_fn):
     setattr(cls, name, f)
 
 
+# CALLERS=1: (cause, the engine's two innermost frames outside the syntax tree) -> [parses, ms]
+callers: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
+
+
 def _parse_cause(syntax):
     if not syntax._tree_source:
-        return "parse-first"
-    # a re-opened document's first parse, from the tree of its closed text (absent before that table)
-    return "parse-reopen" if getattr(syntax, "_base", None) is not None else "parse-re"
+        cause = "parse-first"
+    else:
+        # a re-opened document's first parse, from the tree of its closed text (absent before that table)
+        cause = "parse-reopen" if getattr(syntax, "_base", None) is not None else "parse-re"
+    if os.environ.get("CALLERS") == "1":
+        frames = [
+            f"{f.filename.split('/nextedit/')[-1]}:{f.lineno}:{f.name}"
+            for f in traceback.extract_stack()
+            if "/nextedit/" in f.filename and not f.filename.endswith("syntax/tree.py")
+        ]
+        entry = callers[(cause, " < ".join(reversed(frames[-2:])))]
+        entry[0] += 1
+        # closed by the ``pop`` of the frame ``wrap`` pushes next, one deeper than now
+        parses_pending.append((entry, clock(), len(stack) + 1))
+    return cause
+
+
+# the parses under way (CALLERS=1): their ``callers`` entry and start, closed by ``pop``
+parses_pending: list[tuple[list[float], float, int]] = []
 
 
 for cls in (T.SyntaxTree, T.SyntaxSnapshot):
@@ -137,7 +171,10 @@ orig_suggest = S.Session.suggest
 
 
 def suggest(self, uri, version, *a, **k):
-    state = self.documents.get(uri)
+    return _timed(self.documents.get(uri), lambda: orig_suggest(self, uri, version, *a, **k))
+
+
+def _timed(state, call):
     pending = state is not None and state.syntax is not None and state.syntax.reparse_pending
     first = state is not None and state.syntax is not None and not state.syntax._tree_source
     reopen = state is not None and state.syntax is not None and getattr(state.syntax, "_base", None) is not None
@@ -147,14 +184,14 @@ def suggest(self, uri, version, *a, **k):
     w0 = time.perf_counter()
     push("other")
     try:
-        return orig_suggest(self, uri, version, *a, **k)
+        return call()
     finally:
         pop()
         active[0] = False
         wall = (time.perf_counter() - w0) * 1000
         rows.append(
             {
-                "uri": uri.rsplit("/", 1)[-1],
+                "uri": state.uri.rsplit("/", 1)[-1] if state else "",
                 "size": size,
                 "first": first,
                 "reopen": reopen,
@@ -166,7 +203,16 @@ def suggest(self, uri, version, *a, **k):
         )
 
 
-S.Session.suggest = suggest
+def compute(self, *a, **k):
+    return _timed(self.workspace.get(self.uri), lambda: orig_compute(self, *a, **k))
+
+
+AGENT = sys.argv[1:2] == ["--agent"]
+if AGENT:  # the stdio agent: its worker thread runs each suggest's computation
+    orig_compute = S.SuggestWork.compute
+    S.SuggestWork.compute = compute
+else:
+    S.Session.suggest = suggest
 
 
 def dump():
@@ -174,6 +220,10 @@ def dump():
     if out:
         with open(out, "w") as fh:
             json.dump(rows, fh)
+    if AGENT:  # stderr is the bench's: the summary goes beside the rows
+        if not out:
+            return
+        sys.stderr = open(out + ".txt", "w")  # noqa: SIM115 - the process is ending
     walls = sorted(r["wall"] for r in rows)
     cpus = sorted(r["cpu"] for r in rows)
 
@@ -197,6 +247,8 @@ def dump():
     )
     for k2, v in sorted(agg.items(), key=lambda kv: -kv[1]):
         print(f"  {k2:24s} {v:8.1f} ms", file=sys.stderr)
+    for (cause, where), (n, ms) in sorted(callers.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {ms:8.1f} ms {int(n):5d} {cause:13s} {where}", file=sys.stderr)
     for r in sorted(slow, key=lambda r: -r["wall"])[:40]:
         parts = " ".join(
             f"{k2}={v:.1f}"
@@ -210,5 +262,9 @@ def dump():
 
 
 atexit.register(dump)
+if AGENT:
+    from nextedit.cli import main
+
+    sys.exit(main(["acp", *sys.argv[2:]]))
 sys.argv = ["replay_inprocess.py", *sys.argv[1:], "--jobs", "1"]
 runpy.run_path("benchmarks/quality/replay_inprocess.py", run_name="__main__")
