@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from languages import LANGUAGES, source
-from suggest_cpu import SCENARIOS, WARM, Agent, did_change, did_open, echo_agent, steps, suggest_params
+from suggest_cpu import SCENARIOS, Agent, echo_agent, lockstep, scenario_count
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -41,25 +41,9 @@ def agent_from(src: Path, name: str) -> Agent:
 
 def run(scenario: str, language: str, lines: int, repeats: int, before_src: Path) -> dict[str, float]:
     src = source(language, lines)
-    count = min(repeats, src.functions - WARM - 1) if scenario in ("rename", "repeat") else repeats
+    count = scenario_count(scenario, src, repeats)
     agents = [agent_from(before_src, "before"), agent_from(SRC, "after"), echo_agent()]
-    cpu: dict[str, list[float]] = {a.name: [] for a in agents}
-    try:
-        for agent in agents:
-            agent.start()
-            agent.write(did_open(agent.session, src))
-            agent.probe()
-        for r, (line, col, end, text, (cl, cc)) in enumerate(steps(scenario, src, count + WARM)):
-            version = r + 2
-            for agent in agents:
-                change = did_change(agent.session, src.uri, version, line, col, end, text)
-                request = agent.request("nes/suggest", suggest_params(agent.session, src.uri, version, cl, cc))
-                c, _, _ = agent.timed(change, request=request)
-                if r >= WARM:
-                    cpu[agent.name].append(c)
-    finally:
-        for agent in agents:
-            agent.close()
+    cpu = {name: [c for c, _, _ in rows] for name, rows in lockstep(agents, scenario, src, count).items()}
     diffs = [a - b for a, b in zip(cpu["after"], cpu["before"], strict=True)]
     return {
         "before": statistics.median(cpu["before"]),

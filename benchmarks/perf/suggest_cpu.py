@@ -302,16 +302,18 @@ def first_suggestion(answer: dict[str, Any] | None) -> str:
 # ---------------------------------------------------------------- scenarios
 
 
-def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[str, Any]:
-    """``count`` timed suggests after fresh edits, on both agents in lockstep."""
-    src = source(language, lines)
-    if scenario in ("rename", "repeat"):
-        # each request edits a function not edited before: a small file has few
-        count = min(count, src.functions - WARM - 1)
-    agents = [nextedit_agent(), echo_agent()]
-    cpu: dict[str, list[float]] = {a.name: [] for a in agents}
-    wall: dict[str, list[float]] = {a.name: [] for a in agents}
-    kinds: Counter[str] = Counter()
+def scenario_count(scenario: str, src: Source, count: int) -> int:
+    """How many timed requests a scenario gets on ``src``: each rename or
+    repeated edit edits a function not edited before, and a small file has few."""
+    return min(count, src.functions - WARM - 1) if scenario in ("rename", "repeat") else count
+
+
+def lockstep(agents: list[Agent], scenario: str, src: Source, count: int) -> dict[str, list[tuple[float, float, Any]]]:
+    """Open ``src`` in every agent, then make the scenario's edits, each
+    followed by a suggest, on every agent in turn (so a busy minute hits them
+    all alike); per agent, ``(CPU ms, wall ms, answer)`` of each request past
+    the warm-up. Closes the agents."""
+    out: dict[str, list[tuple[float, float, Any]]] = {a.name: [] for a in agents}
     try:
         for agent in agents:
             agent.start()
@@ -322,16 +324,23 @@ def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[s
             for agent in agents:
                 change = did_change(agent.session, src.uri, version, line, col, end, text)
                 request = agent.request("nes/suggest", suggest_params(agent.session, src.uri, version, cl, cc))
-                c, w, answer = agent.timed(change, request=request)
-                if r < WARM:
-                    continue
-                cpu[agent.name].append(c)
-                wall[agent.name].append(w)
-                if agent.name == "nextedit":
-                    kinds[first_suggestion(answer)] += 1
+                timed = agent.timed(change, request=request)
+                if r >= WARM:
+                    out[agent.name].append(timed)
     finally:
         for agent in agents:
             agent.close()
+    return out
+
+
+def run_scenario(scenario: str, language: str, lines: int, count: int) -> dict[str, Any]:
+    """``count`` timed suggests after fresh edits, on both agents in lockstep."""
+    src = source(language, lines)
+    count = scenario_count(scenario, src, count)
+    timed = lockstep([nextedit_agent(), echo_agent()], scenario, src, count)
+    cpu = {name: [c for c, _, _ in rows] for name, rows in timed.items()}
+    wall = {name: [w for _, w, _ in rows] for name, rows in timed.items()}
+    kinds = Counter(first_suggestion(answer) for _, _, answer in timed["nextedit"])
     return {
         "scenario": scenario,
         "language": language,
