@@ -11,7 +11,7 @@ the newline resumes where it stopped, so a long line costs linear time.
 
 Before the event loop exists, :func:`read_first_batch` reads the first
 lines with a plain blocking ``os.read`` (the server answers ``initialize``
-before importing asyncio); what it read past them is handed to the
+before importing anyio and asyncio); what it read past them is handed to the
 :class:`LineSplitter` as ``pending``.
 
 Writing: :class:`LineWriter` encodes one message as one line and writes it
