@@ -32,15 +32,18 @@ off its event loop while it keeps applying changes:
 :meth:`Session.suggest` runs the three in a row (the LSP bridge, the
 in-process agent).
 
-A document's first parse can be done the same way, ahead of its first
-reader, while the editor is idle after opening it:
+A document's pending parse can be done the same way, ahead of its next
+reader, while the editor is idle after opening or editing it:
 :meth:`Session.prepare_parse` (owning thread: a :class:`ParseWork` holding a
 snapshot of the document's syntax) → :meth:`ParseWork.run` (any thread; it
 polls ``halt()`` during the parse and stops early once a change, a close or
 a re-open made the result useless) → :meth:`Session.finish_parse` (owning
 thread: the live document takes the tree when it did not change meanwhile).
 Nothing the engine answers depends on whether this ran: the tree is the
-one the first reader would have parsed.
+one the next reader would have parsed, and a re-parse after edits is held
+for that reader rather than taken as the last parse, so the stale view
+after a further edit is the same as without it
+(:meth:`~nextedit.syntax.tree.SyntaxSnapshot.parse_ahead`).
 
 The session knows nothing of JSON-RPC, ACP, LSP or threads.
 """
@@ -238,9 +241,10 @@ class SuggestResult:
         return self.reason is SilenceReason.CANCELLED
 
 
-# seconds a document stays opened, unchanged, before a front end parses it
-# ahead of its first suggest (an editor is idle for a while after opening a
-# file: the developer reads before typing)
+# seconds a document stays unchanged, after it was opened or edited, before
+# a front end parses it ahead of its next suggest (an editor is idle for a
+# while after opening a file, and asks for a suggestion some debounce time
+# after the developer stops typing: the parse goes there, not on the request)
 PARSE_AHEAD_DELAY = 0.03
 
 
@@ -490,11 +494,21 @@ class Session:
         if state is not None:
             self._keep_tree(state)
 
-    def prepare_parse(self, uri: str) -> ParseWork | None:
-        """A :class:`ParseWork` for ``uri`` when its syntax awaits a parse
-        (a document just opened, or edited since its last parse); else ``None``."""
+    def parse_pending(self, uri: str) -> bool:
+        """Whether ``uri``'s tree awaits a re-parse (its edits since the last
+        parse, not yet read): what makes a parse ahead worth queueing after a
+        change. O(1); whether a token swap will serve it instead is left to
+        :meth:`prepare_parse`."""
         state = self.documents.get(uri)
-        if state is None or state.syntax is None or not state.syntax.reparse_pending:
+        return state is not None and state.syntax is not None and state.syntax.reparse_pending
+
+    def prepare_parse(self, uri: str) -> ParseWork | None:
+        """A :class:`ParseWork` for ``uri`` when its next reader would run
+        tree-sitter (a document just opened, or edited since its last parse,
+        unless the edits are an identifier's token swap or a parse ahead is
+        held already); else ``None``."""
+        state = self.documents.get(uri)
+        if state is None or state.syntax is None or not state.syntax.parse_wanted:
             return None
         return ParseWork(uri, state.syntax.snapshot(), state)
 

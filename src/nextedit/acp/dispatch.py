@@ -13,10 +13,12 @@ step in a worker thread so the loop keeps reading; the in-process agent
 or ``didClose`` answers the suggests it makes stale with
 ``{"suggestions": []}`` on the spot.
 
-A ``didOpen`` also queues a :class:`~nextedit.acp.agent.ParseJob` when the
+A ``didOpen``, and a ``didChange`` that leaves the document's tree awaiting
+a re-parse, also queue a :class:`~nextedit.acp.agent.ParseJob` when the
 agent parses ahead (the stdio server): :func:`begin_parse`,
 :func:`compute_parse` and :func:`end_parse` are its three steps, like a
-suggest's; a change, a close or a re-open of the document halts it.
+suggest's; a newer change, a close or a re-open of the document halts it
+(one job per document: a change's job replaces the one before).
 
 Rules (see DESIGN.md "Protocol decisions"): malformed JSON → -32700 (id
 null); an envelope that is not a request → -32600; unknown request → -32601;
@@ -302,9 +304,12 @@ def did_change(agent: Agent, params: Any) -> None:
     from nextedit.acp import wire
 
     p = wire.parse(wire.DidChangeParams, params)
-    if agent.session(p.session_id).did_change(p.uri, p.version, p.changes()):
+    session = agent.session(p.session_id)
+    if session.did_change(p.uri, p.version, p.changes()):
         agent.settle_moved_on(p.session_id, p.uri, p.version)
         agent.halt_parses(p.session_id, p.uri)
+        if session.parse_pending(p.uri):  # the re-parse goes into the pause before the next suggest
+            agent.queue_parse(p.session_id, p.uri)
 
 
 def did_close(agent: Agent, params: Any) -> None:
