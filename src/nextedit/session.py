@@ -39,11 +39,14 @@ snapshot of the document's syntax) → :meth:`ParseWork.run` (any thread; it
 polls ``halt()`` during the parse and stops early once a change, a close or
 a re-open made the result useless) → :meth:`Session.finish_parse` (owning
 thread: the live document takes the tree when it did not change meanwhile).
-Nothing the engine answers depends on whether this ran: the tree is the
-one the next reader would have parsed, and a re-parse after edits is held
-for that reader rather than taken as the last parse, so the stale view
-after a further edit is the same as without it
-(:meth:`~nextedit.syntax.tree.SyntaxSnapshot.parse_ahead`).
+The tree is the one the next reader would have parsed. A re-parse after
+edits is held for that reader rather than taken as the last parse, so the
+stale view after a further edit, and every answer, are those of a session
+that never parsed ahead
+(:meth:`~nextedit.syntax.tree.SyntaxSnapshot.parse_ahead`). A document's
+first parse is taken at once (a document has no stale view before it; after
+it, the stale view of a later edit reads it, where a document never parsed
+would parse its newest text).
 
 The session knows nothing of JSON-RPC, ACP, LSP or threads.
 """
@@ -321,6 +324,12 @@ class SuggestWork:
         )
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
         return SuggestResult(placed, outcome.reason, outcome.notes)
+
+    def parse_wanted(self) -> bool:
+        """Whether the request document's tree would still run tree-sitter when
+        read (no parse ahead did it): for a front end's debug log."""
+        state = self.workspace.get(self.uri)
+        return state is not None and state.syntax is not None and state.syntax.parse_wanted
 
     def request(self) -> SuggestRequest:
         """The request in the engine's terms (code-point offsets of the snapshot)."""

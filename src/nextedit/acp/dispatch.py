@@ -155,7 +155,14 @@ def begin_suggest(agent: Agent, job: SuggestJob) -> SuggestWork | None:
 def compute_suggest(work: SuggestWork, job: SuggestJob) -> SuggestResult | Exception:
     """Step 2, on any thread: the engine on the snapshot; stops once ``job`` is answered."""
     started = time.perf_counter()
-    log.debug("nes/suggest %r: computing %s v%d on a snapshot", job.request_id, work.uri, work.version)
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug(
+            "nes/suggest %r: computing %s v%d on a snapshot (%s)",
+            job.request_id,
+            work.uri,
+            work.version,
+            "a parse pending" if work.parse_wanted() else "no parse needed",
+        )
     try:
         result = work.compute(cancelled=lambda: job.answered)
     except Exception as exc:
