@@ -17,7 +17,7 @@ import tree_sitter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.session import PlacedSuggestion, Session
+from nextedit.session import PARSE_AHEAD_DELAY, PlacedSuggestion, Session
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.syntax import SyntaxTree, get_language
 from nextedit.syntax import tree as tree_module
@@ -230,3 +230,25 @@ def test_parses_ahead_between_edits_change_no_answer(steps: list[tuple[str, int,
     live = ahead.documents[URI]
     assert live.syntax is not None
     assert str(live.syntax.root) == str(SyntaxTree.parse("python", live.document.source_bytes).root)
+
+
+def test_parses_ahead_dropped_unread_lengthen_the_delay_until_a_reader_parses_for_itself() -> None:
+    """Keystrokes slower than the delay with no suggest between them: each would pay a
+    parse ahead that the next keystroke drops; the delay doubles instead (bounded)."""
+    s = session()
+    opened_and_read(s)
+    delays = []
+    for version in range(2, 9):  # typing, a parse ahead in every gap, no reader
+        assert s.did_change(URI, version, [add_line_at(version)])
+        delays.append(s.parse_ahead_delay(URI))
+        work = s.prepare_parse(URI)
+        assert work is not None and work.run() and s.finish_parse(work)
+    assert delays == [PARSE_AHEAD_DELAY * 2**n for n in (0, 1, 2, 3, 4, 4, 4)]
+    s.suggest(URI, 8, Position(1, 9))
+    syntax = s.documents[URI].syntax
+    assert syntax is not None
+    syntax.tree  # noqa: B018 - a reader takes the held parse: the delay that served it stays
+    assert s.parse_ahead_delay(URI) == PARSE_AHEAD_DELAY * 2**4
+    assert s.did_change(URI, 9, [add_line_at(9)])
+    syntax.tree  # noqa: B018 - a reader that had to parse for itself: the delay was too long
+    assert s.parse_ahead_delay(URI) == PARSE_AHEAD_DELAY

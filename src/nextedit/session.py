@@ -249,6 +249,9 @@ class SuggestResult:
 # while after opening a file, and asks for a suggestion some debounce time
 # after the developer stops typing: the parse goes there, not on the request)
 PARSE_AHEAD_DELAY = 0.03
+# at most this many doublings of the delay (0.48 s) for a document whose
+# parses ahead later edits kept dropping unread (:meth:`Session.parse_ahead_delay`)
+PARSE_AHEAD_BACKOFF = 4
 
 
 @dataclass(eq=False)
@@ -510,6 +513,17 @@ class Session:
         :meth:`prepare_parse`."""
         state = self.documents.get(uri)
         return state is not None and state.syntax is not None and state.syntax.reparse_pending
+
+    def parse_ahead_delay(self, uri: str) -> float:
+        """Seconds a front end waits, after ``uri`` was opened or changed, before
+        parsing it ahead: :data:`PARSE_AHEAD_DELAY`, doubled for every parse
+        ahead of it that a later edit dropped unread (up to
+        :data:`PARSE_AHEAD_BACKOFF` doublings), back to the start once a reader
+        had to parse for itself. Typing slower than the delay with no suggest
+        between keystrokes then stops paying a parse per keystroke."""
+        state = self.documents.get(uri)
+        unused = state.syntax.unused_parses_ahead if state is not None and state.syntax is not None else 0
+        return PARSE_AHEAD_DELAY * 2 ** min(unused, PARSE_AHEAD_BACKOFF)
 
     def prepare_parse(self, uri: str) -> ParseWork | None:
         """A :class:`ParseWork` for ``uri`` when its next reader would run

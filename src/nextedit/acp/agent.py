@@ -86,6 +86,8 @@ class ParseJob:
     halted: bool = False
     # its task was started (by the stdio server)
     started: bool = False
+    # seconds from its queueing to its turn for the compute slot (Session.parse_ahead_delay)
+    delay: float = 0.03
 
 
 @dataclass
@@ -222,13 +224,14 @@ class Agent:
 
     # -- parses ahead ---------------------------------------------------------------
 
-    def queue_parse(self, session_id: str, uri: str) -> ParseJob | None:
-        """After a didOpen or a didChange: a job parsing ``uri`` ahead (``None``
-        unless ``parse_ahead``); the document's older job is halted (its text moved on)."""
+    def queue_parse(self, session_id: str, uri: str, delay: float) -> ParseJob | None:
+        """After a didOpen or a didChange: a job parsing ``uri`` ahead, ``delay``
+        seconds from now (``None`` unless ``parse_ahead``); the document's older
+        job is halted (its text moved on)."""
         if not self.parse_ahead:
             return None
         self.halt_parses(session_id, uri)
-        job = ParseJob(session_id, uri)
+        job = ParseJob(session_id, uri, delay=delay)
         self.parses.append(job)
         return job
 

@@ -302,9 +302,10 @@ def did_open(agent: Agent, params: Any) -> None:
     from nextedit.acp import wire
 
     p = wire.parse(wire.DidOpenParams, params)
-    agent.session(p.session_id).did_open(p.uri, p.language_id, p.version, p.text)
+    session = agent.session(p.session_id)
+    session.did_open(p.uri, p.language_id, p.version, p.text)
     agent.settle_moved_on(p.session_id, p.uri, p.version, replaced=True)
-    agent.queue_parse(p.session_id, p.uri)
+    agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))
 
 
 def did_change(agent: Agent, params: Any) -> None:
@@ -316,7 +317,7 @@ def did_change(agent: Agent, params: Any) -> None:
         agent.settle_moved_on(p.session_id, p.uri, p.version)
         agent.halt_parses(p.session_id, p.uri)
         if session.parse_pending(p.uri):  # the re-parse goes into the pause before the next suggest
-            agent.queue_parse(p.session_id, p.uri)
+            agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))
 
 
 def did_close(agent: Agent, params: Any) -> None:

@@ -30,7 +30,9 @@ or not, so no thread outlives its snapshot's owner.
 
 A ``didOpen`` queues the document's first parse, and a ``didChange`` that
 leaves its tree awaiting a re-parse queues that re-parse (``agent.parse_ahead``):
-:data:`~nextedit.session.PARSE_AHEAD_DELAY` later (a loop timer), it runs
+:meth:`~nextedit.session.Session.parse_ahead_delay` later (a loop timer:
+:data:`~nextedit.session.PARSE_AHEAD_DELAY`, longer for a document whose
+parses ahead later edits kept dropping unread), it runs
 like a suggest — its turn for the compute slot, a snapshot, the worker
 thread, the tree handed back on the loop — so an editor's idle time after
 opening a file, or its debounce after the last keystroke, pays the parse,
@@ -226,8 +228,6 @@ class _Connection:
             self.slot.add(_suggest(agent, job))
 
     def _delay_parse(self, job: ParseJob) -> None:
-        from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
-
         # An editor is idle for a while after opening a file (the developer reads
         # before typing); a client that sends a change right away (a replay) halts
         # the job before it started, so the parse it would have wasted costs nothing.
@@ -240,7 +240,7 @@ class _Connection:
             self.slot.add(_parse(self.agent, job))
             self.slot.run_next()
 
-        self.timers[job] = self.loop.call_later(PARSE_AHEAD_DELAY, due)
+        self.timers[job] = self.loop.call_later(job.delay, due)
 
     def _cancel_halted_timers(self) -> None:
         """Drop the timers of parses halted before their delay ended (a typing

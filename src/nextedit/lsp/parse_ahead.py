@@ -73,7 +73,10 @@ class ParsesAhead:
         except RuntimeError:  # no loop (a handler called directly): the next reader parses
             self._pending.pop(uri, None)
             return
-        parse.timer = loop.call_later(self.delay, self._start, parse)
+        # the document's backoff (Session.parse_ahead_delay) on this server's delay
+        parse.timer = loop.call_later(
+            self.delay * session.parse_ahead_delay(uri) / PARSE_AHEAD_DELAY, self._start, parse
+        )
 
     def halt(self, uri: str | None = None) -> None:
         """Halt the parse of ``uri`` (``None``: every document)."""

@@ -97,6 +97,7 @@ class SyntaxTree:
         "_stale",
         "_base",
         "_ahead",
+        "_unused_aheads",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -123,6 +124,8 @@ class SyntaxTree:
         # the pending re-parse, done ahead of its reader (:meth:`SyntaxSnapshot.parse_ahead`)
         # and held until a reader takes it in place of its own parse; dropped by any edit
         self._ahead: tree_sitter.Tree | None = None
+        # held parses ahead dropped unread since a reader last had to parse for itself
+        self._unused_aheads = 0
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -188,8 +191,11 @@ class SyntaxTree:
             else:
                 swapped = self._token_swap(source)
             if swapped is None:
-                # a halted parse (ParseHalted) leaves it pending
-                swapped = self._ahead if self._ahead is not None else self._parse(source, edited)
+                if self._ahead is not None:
+                    swapped = self._ahead
+                else:  # a halted parse (ParseHalted) leaves it pending
+                    swapped = self._parse(source, edited)
+                    self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
             self._pending = None
             self._ahead = None
@@ -252,6 +258,19 @@ class SyntaxTree:
         return self._token_swap(self._pending[1]) is None
 
     @property
+    def unused_parses_ahead(self) -> int:
+        """How many parses ahead in a row a later edit dropped before any
+        reader took them, since a reader last had to parse for itself: a
+        front end waits longer before the next one (keystrokes slower than
+        its delay, and no suggest between them, would each pay a parse)."""
+        return self._unused_aheads
+
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead = None
+            self._unused_aheads += 1
+
+    @property
     def _keeps_stale_view(self) -> bool:
         """Whether a parse now would change what :attr:`stale_root` reads
         after the next edit: the pending edits follow a parse of a non-empty
@@ -271,7 +290,7 @@ class SyntaxTree:
             self._pending = (self._pending[0], new_source)
             self._source_len = len(new_source)
             self._memo = {}
-            self._ahead = None
+            self._drop_ahead()
             return
         old = self._pending[0] if self._pending is not None else self._tree.copy()
         if not _edit_tree(old, edits):
@@ -284,7 +303,7 @@ class SyntaxTree:
             size += edit.new_end_byte - edit.old_end_byte
         self._pending = (old, new_source)
         self._stale = None
-        self._ahead = None
+        self._drop_ahead()
         self._source_len = len(new_source)
         self._memo = {}
 
@@ -394,6 +413,7 @@ class SyntaxTree:
         snap._stale = self._stale
         snap._base = self._base
         snap._ahead = self._ahead
+        snap._unused_aheads = self._unused_aheads
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -424,6 +444,7 @@ class SyntaxTree:
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
         self._ahead = None
+        self._unused_aheads = snapshot._unused_aheads
         return True
 
 
