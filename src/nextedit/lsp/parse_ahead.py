@@ -3,7 +3,8 @@
 The stdio ACP agent does the same (:mod:`nextedit.acp.server`): a
 ``didOpen``, and a ``didChange`` that leaves the document's tree awaiting a
 re-parse, schedule that parse :data:`~nextedit.session.PARSE_AHEAD_DELAY`
-later, in a worker thread, on a snapshot of the document
+later (longer for a document whose parses ahead later edits kept dropping
+unread: :meth:`~nextedit.session.Session.parse_ahead_delay`), in a worker thread, on a snapshot of the document
 (:meth:`~nextedit.session.Session.prepare_parse`); back on the loop the live
 document takes the tree only if it did not change meanwhile
 (:meth:`~nextedit.session.Session.finish_parse`). A newer change, close or
