@@ -3,7 +3,9 @@
 The slow suggest is genuine work on a large realistic input: a ~3 MB Python
 file (the standard library's modules, one after another) with a local renamed
 at its top. The first suggest after opening it parses the whole file and
-resolves the binding — a few hundred milliseconds — in a worker thread. The
+resolves the binding — a few hundred milliseconds — in a worker thread (the
+open, the rename and the suggest go in one write, so the rename's parse ahead
+is not due before the suggest: the suggest parses). The
 agent runs with ``--log-level debug`` so the test can act exactly when the
 computation has started (``wait_for_log``), never after a sleep.
 
@@ -51,13 +53,21 @@ def change(line: int, start: int, end: int, text: str) -> dict[str, Any]:
     }
 
 
-def open_and_rename(acp: RpcProcess, sid: str, uri: str, text: str) -> None:
-    """Open ``text`` and rename the local ``size`` at line 1 to ``total`` (version 2)."""
-    acp.notify("document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": text})
-    acp.notify(
-        "document/didChange",
-        {"sessionId": sid, "uri": uri, "version": 2, "contentChanges": [change(1, 4, 8, "total")]},
-    )
+def open_and_rename(sid: str, uri: str, text: str) -> list[dict[str, Any]]:
+    """The messages opening ``text`` and renaming the local ``size`` at line 1 to ``total`` (version 2)."""
+
+    def notification(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "method": method, "params": params}
+
+    return [
+        notification(
+            "document/didOpen", {"sessionId": sid, "uri": uri, "languageId": "python", "version": 1, "text": text}
+        ),
+        notification(
+            "document/didChange",
+            {"sessionId": sid, "uri": uri, "version": 2, "contentChanges": [change(1, 4, 8, "total")]},
+        ),
+    ]
 
 
 def suggest_message(acp: RpcProcess, sid: str, uri: str, version: int, line: int, character: int) -> dict[str, Any]:
@@ -73,11 +83,13 @@ def suggest_message(acp: RpcProcess, sid: str, uri: str, version: int, line: int
     )
 
 
-def start_slow_suggest(acp: RpcProcess, sid: str) -> tuple[dict[str, Any], int]:
-    """Send the slow suggest and return once the worker is computing it."""
+def start_slow_suggest(acp: RpcProcess, sid: str, *before: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Send ``before`` and the slow suggest in one write (the rename's parse ahead
+    is not due before the suggest takes the compute slot: the suggest parses),
+    and return once the worker is computing it."""
     request = suggest_message(acp, sid, BIG_URI, 2, 1, 9)
     mark = len(acp.stderr_lines)
-    acp.send(request)
+    acp.send(*before, request)
     index = acp.wait_for_log(f"nes/suggest {request['id']}: computing", after=mark)
     return request, index
 
@@ -102,8 +114,7 @@ def agent(acp_factory: Any) -> RpcProcess:
 
 def test_a_cancel_during_a_slow_suggest_is_answered_at_once(agent: RpcProcess) -> None:
     sid = agent.start_session()
-    open_and_rename(agent, sid, BIG_URI, big_text())
-    request, computing = start_slow_suggest(agent, sid)
+    request, computing = start_slow_suggest(agent, sid, *open_and_rename(sid, BIG_URI, big_text()))
     agent.notify("$/cancel_request", {"requestId": request["id"]})
     answer = agent.wait_for(request["id"])
     assert answer["error"]["code"] == -32800
@@ -116,8 +127,7 @@ def test_a_cancel_during_a_slow_suggest_is_answered_at_once(agent: RpcProcess) -
 
 def test_a_change_during_a_slow_suggest_answers_it_empty_and_applies_in_order(agent: RpcProcess) -> None:
     sid = agent.start_session()
-    open_and_rename(agent, sid, BIG_URI, big_text())
-    request, computing = start_slow_suggest(agent, sid)
+    request, computing = start_slow_suggest(agent, sid, *open_and_rename(sid, BIG_URI, big_text()))
     # the developer goes on renaming: `return size + size` -> `return total + size`
     agent.notify(
         "document/didChange",
@@ -136,9 +146,9 @@ def test_a_change_during_a_slow_suggest_answers_it_empty_and_applies_in_order(ag
 
 def test_a_close_during_a_slow_suggest_cancels_it_and_spares_other_sessions(agent: RpcProcess) -> None:
     sid, other = agent.start_session(), agent.start_session()
-    open_and_rename(agent, sid, BIG_URI, big_text())
-    open_and_rename(agent, other, SMALL_URI, HEAD)
-    request, computing = start_slow_suggest(agent, sid)
+    request, computing = start_slow_suggest(
+        agent, sid, *open_and_rename(sid, BIG_URI, big_text()), *open_and_rename(other, SMALL_URI, HEAD)
+    )
     close = agent.request_message("nes/close", {"sessionId": sid})
     survivor = suggest_message(agent, other, SMALL_URI, 2, 1, 9)
     agent.send(close, survivor)
@@ -153,8 +163,7 @@ def test_a_close_during_a_slow_suggest_cancels_it_and_spares_other_sessions(agen
 
 def test_suggests_queued_behind_a_slow_one_are_each_answered_once(agent: RpcProcess) -> None:
     sid = agent.start_session()
-    open_and_rename(agent, sid, BIG_URI, big_text())
-    request, _ = start_slow_suggest(agent, sid)
+    request, _ = start_slow_suggest(agent, sid, *open_and_rename(sid, BIG_URI, big_text()))
     queued = [suggest_message(agent, sid, BIG_URI, 2, 1, 9) for _ in range(4)]
     cancels = [
         {"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": r["id"]}}
@@ -175,8 +184,7 @@ def test_the_loop_answers_other_requests_while_a_suggest_computes(agent: RpcProc
     """Answers leave in the order the loop gives them: a request sent after the slow
     suggest started is answered before it (the parse does not hold the loop)."""
     sid = agent.start_session()
-    open_and_rename(agent, sid, BIG_URI, big_text())
-    request, _ = start_slow_suggest(agent, sid)
+    request, _ = start_slow_suggest(agent, sid, *open_and_rename(sid, BIG_URI, big_text()))
     probe = agent.request_message("nes/start", {})
     agent.send(probe)
     order = []

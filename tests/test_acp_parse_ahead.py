@@ -1,5 +1,6 @@
-"""A document opened over real stdio is parsed while the editor is idle, and
-nothing the developer does meanwhile is lost or answered from the wrong text.
+"""A document opened or changed over real stdio is parsed while the editor is
+idle, and nothing the developer does meanwhile is lost or answered from the
+wrong text.
 
 The document is ~3 MB of real Python (the standard library, as in
 ``test_acp_cancellation``) with a local ``size`` at its top: its parse takes a
@@ -12,10 +13,12 @@ place of the right text.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from nextedit.session import PARSE_AHEAD_DELAY
 from tests.test_acp_cancellation import BIG_URI, HEAD, big_text, change, renames, suggest_message
 
 if TYPE_CHECKING:
@@ -116,3 +119,111 @@ def test_closing_the_session_during_the_parse_ahead_spares_the_other_sessions(ag
     assert_renames_the_next_size(agent, other, 2)
     gone = agent.call("nes/suggest", suggest_message(agent, sid, BIG_URI, 2, 1, 9)["params"])
     assert gone["error"]["code"] == -32002
+
+
+# -- after a change: the re-parse goes into the pause before the suggest ----------------
+
+
+def retype_size_line(sid: str, version: int) -> dict[str, Any]:
+    """The developer retypes ``size = w * h`` at line 1 as ``total = w * h``: an edit
+    wider than one identifier, so the tree awaits a re-parse (no token swap)."""
+    return {
+        "jsonrpc": "2.0",
+        "method": "document/didChange",
+        "params": {
+            "sessionId": sid,
+            "uri": BIG_URI,
+            "version": version,
+            "contentChanges": [change(1, 4, 16, "total = w * h")],
+        },
+    }
+
+
+def opened_and_parsed(acp: RpcProcess, sid: str) -> int:
+    """Open the big document and return once its parse ahead is kept (the log index)."""
+    started = open_document(acp, sid, big_text())
+    return acp.wait_for_log(f"parse ahead of {BIG_URI}: tree kept", after=started)
+
+
+def parses_ahead(acp: RpcProcess, after: int, before: int | None = None) -> int:
+    return sum(f"parse ahead of {BIG_URI}: parsing" in line for line in acp.stderr_lines[after:before])
+
+
+def test_a_change_is_re_parsed_in_the_pause_and_the_suggest_after_it_parses_nothing(agent: RpcProcess) -> None:
+    sid = agent.start_session()
+    mark = opened_and_parsed(agent, sid)
+    agent.send(retype_size_line(sid, 2))
+    started = agent.wait_for_log(f"parse ahead of {BIG_URI}: parsing", after=mark)
+    kept = agent.wait_for_log(f"parse ahead of {BIG_URI}: tree kept", after=started)
+    request = suggest_message(agent, sid, BIG_URI, 2, 1, 9)
+    agent.send(request)
+    (rename,) = renames(agent.wait_for(request["id"]))
+    assert rename["newName"] == "total" and rename["position"] == {"line": 2, "character": 11}
+    agent.wait_for_log(
+        f"nes/suggest {request['id']}: computing {BIG_URI} v2 on a snapshot (no parse needed)", after=kept
+    )
+
+
+def test_a_suggest_sent_with_its_change_parses_for_itself_and_nothing_runs_ahead(agent: RpcProcess) -> None:
+    """What ``nextedit bench`` does: the change and the suggest back to back."""
+    sid = agent.start_session()
+    mark = opened_and_parsed(agent, sid)
+    request = suggest_message(agent, sid, BIG_URI, 2, 1, 9)
+    agent.send(retype_size_line(sid, 2), request)
+    (rename,) = renames(agent.wait_for(request["id"]))
+    assert rename["newName"] == "total"
+    computing = agent.wait_for_log(
+        f"nes/suggest {request['id']}: computing {BIG_URI} v2 on a snapshot (a parse pending)", after=mark
+    )
+    # a later request shows the agent handled everything before it: no parse ran ahead of version 2
+    probe = suggest_message(agent, sid, BIG_URI, 2, 1, 9)
+    agent.send(probe)
+    agent.wait_for(probe["id"])
+    assert parses_ahead(agent, mark) == 0, agent.stderr()
+    assert computing > mark
+
+
+def test_a_newer_change_halts_the_parse_ahead_of_the_one_before(agent: RpcProcess) -> None:
+    """A typing burst: keystrokes faster than the delay parse nothing until the last one."""
+    sid = agent.start_session()
+    mark = opened_and_parsed(agent, sid)
+
+    def keystroke(version: int, start: int, end: int, text: str) -> dict[str, Any]:
+        params = {"sessionId": sid, "uri": BIG_URI, "version": version, "contentChanges": [change(1, start, end, text)]}
+        return {"jsonrpc": "2.0", "method": "document/didChange", "params": params}
+
+    # `size = w * h` retyped as `t = w * h`, then `otal` typed after the `t`
+    typing = [keystroke(2, 4, 16, "t = w * h")]
+    typing += [keystroke(3 + i, 5 + i, 5 + i, ch) for i, ch in enumerate("otal")]
+    agent.send(*typing)
+    started = agent.wait_for_log(f"parse ahead of {BIG_URI}: parsing", after=mark)
+    agent.wait_for_log(f"parse ahead of {BIG_URI}: tree kept", after=started)
+    assert parses_ahead(agent, mark) == 1  # the last keystroke's, not one per keystroke
+    answer = agent.call("nes/suggest", suggest_message(agent, sid, BIG_URI, 6, 1, 9)["params"])
+    (rename,) = renames(answer)
+    assert rename["newName"] == "total" and rename["position"] == {"line": 2, "character": 11}
+
+
+def test_a_rename_typed_in_place_queues_no_parse(agent: RpcProcess) -> None:
+    """The token swap serves it: the suggest reads the tree at no re-parse, and none runs ahead."""
+    sid = agent.start_session()
+    mark = opened_and_parsed(agent, sid)
+    rename_size(agent, sid, 2)
+    time.sleep(10 * PARSE_AHEAD_DELAY)  # the developer pauses: a parse ahead would be due by now
+    request = suggest_message(agent, sid, BIG_URI, 2, 1, 9)
+    agent.send(request)
+    (rename,) = renames(agent.wait_for(request["id"]))
+    assert rename["newName"] == "total"
+    agent.wait_for_log(
+        f"nes/suggest {request['id']}: computing {BIG_URI} v2 on a snapshot (no parse needed)", after=mark
+    )
+    assert parses_ahead(agent, mark) == 0
+
+
+def test_the_end_of_input_halts_a_parse_ahead_and_the_agent_exits(agent: RpcProcess) -> None:
+    sid = agent.start_session()
+    mark = opened_and_parsed(agent, sid)
+    agent.send(retype_size_line(sid, 2))
+    assert agent.close() == 0
+    lines = agent.stderr_until_closed()
+    assert not any(f"parse ahead of {BIG_URI}: tree kept" in line for line in lines[mark + 1 :]), agent.stderr()

@@ -3,19 +3,24 @@
 The invariant: whether the parse ran ahead, ran on another thread while the
 owner applied edits, or was halted part-way, the session answers exactly as
 one that never parsed ahead, and its tree is the tree of its current text.
+After the first parse, a parse ahead of edits leaves the stale view as it
+was too (it is held for the next reader).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
+import pytest
 import tree_sitter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.session import PlacedSuggestion, Session
+from nextedit.session import PARSE_AHEAD_DELAY, PlacedSuggestion, Session
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.syntax import SyntaxTree, get_language
+from nextedit.syntax import tree as tree_module
 from nextedit.text import Position, PositionEncoding, Range, TextChange
 
 UTF16 = PositionEncoding.UTF16
@@ -107,3 +112,143 @@ def test_no_parse_is_prepared_for_a_parsed_closed_or_unknown_document() -> None:
     assert s.prepare_parse("file:///w/unknown.py") is None
     s.did_open("file:///w/notes.txt", "plaintext", 1, "no grammar")
     assert s.prepare_parse("file:///w/notes.txt") is None
+
+
+# -- a parse ahead after edits (the editor's debounce before its next suggest) -------------
+
+
+def add_line_at(function: int) -> TextChange:
+    """The developer adds ``    size += 1`` after ``size = w * h`` in the ``function``-th
+    function: the syntax changes (no token swap), so the tree awaits a re-parse."""
+    line = function * 5 + 1
+    return TextChange(Range(Position(line, 16), Position(line, 16)), "\n    size += 1")
+
+
+def opened_and_read(s: Session) -> None:
+    """Open the text and read its tree, as the first suggest that reads syntax does."""
+    s.did_open(URI, "python", 1, TEXT)
+    syntax = s.documents[URI].syntax
+    assert syntax is not None
+    syntax.tree  # noqa: B018 - the read is the parse
+
+
+def stale_view(s: Session) -> str:
+    syntax = s.documents[URI].syntax
+    assert syntax is not None
+    return str(syntax.stale_root)
+
+
+def test_a_re_parse_ahead_is_held_for_the_next_reader_and_leaves_the_stale_view_as_it_was() -> None:
+    """The stale view after a further edit is that of the parse a reader made, not the parse ahead's."""
+    ahead, plain = session(), session()
+    for s in (ahead, plain):
+        opened_and_read(s)
+        assert s.did_change(URI, 2, [add_line_at(10)])
+    assert ahead.parse_pending(URI)
+    work = ahead.prepare_parse(URI)
+    assert work is not None and work.run() and ahead.finish_parse(work)
+    assert ahead.prepare_parse(URI) is None  # held: nothing left to parse ahead
+    for s in (ahead, plain):
+        assert s.did_change(URI, 3, [add_line_at(20)])
+    assert stale_view(ahead) == stale_view(plain)  # the added line of version 2 is not in either
+    cursor = Position(20 * 5 + 1 + 1, 9)
+    assert answers(ahead.suggest(URI, 3, cursor)) == answers(plain.suggest(URI, 3, cursor))
+
+
+def test_the_next_reader_takes_the_held_parse_instead_of_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = session()
+    opened_and_read(s)
+    assert s.did_change(URI, 2, [add_line_at(10)])
+    work = s.prepare_parse(URI)
+    assert work is not None and work.run() and s.finish_parse(work)
+    parses: list[bytes] = []
+    original = tree_module.SyntaxTree._parse
+
+    def counted(self: SyntaxTree, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
+        parses.append(source)
+        return original(self, source, old)
+
+    monkeypatch.setattr(tree_module.SyntaxTree, "_parse", counted)
+    live = s.documents[URI]
+    assert live.syntax is not None
+    assert str(live.syntax.root) == str(SyntaxTree.parse("python", live.document.source_bytes).root)
+    assert parses == []
+
+
+def test_a_rename_typed_in_place_or_nothing_pending_wants_no_parse_ahead() -> None:
+    s = session()
+    opened_and_read(s)
+    assert not s.parse_pending(URI) and s.prepare_parse(URI) is None  # parsed by its reader
+    assert s.did_change(URI, 2, [rename_at(3)])
+    assert s.parse_pending(URI)  # edits await the reader...
+    assert s.prepare_parse(URI) is None  # ...which swaps the token: nothing to parse ahead
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["rename", "add", "ahead", "suggest"]),
+            st.integers(0, 399),
+            st.one_of(st.none(), st.integers(0, 30)),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_parses_ahead_between_edits_change_no_answer(steps: list[tuple[str, int, int | None]]) -> None:
+    """Edits, parses ahead (halted at any progress check or not) and suggests in any
+    order after the first parse: the answers, the stale view and the tree are those
+    of a session that never parsed ahead."""
+    ahead, plain = session(), session()
+    for s in (ahead, plain):
+        opened_and_read(s)
+    version, added = 1, 0
+    for action, function, halt_after in steps:
+        if action in ("rename", "add"):
+            version += 1
+            edit = rename_at(function) if action == "rename" else add_line_at(function)
+            if action == "add":
+                added += 1
+            for s in (ahead, plain):  # a line added shifts the functions below: stay above them
+                assert s.did_change(URI, version, [edit if action == "add" or added == 0 else rename_at(0)])
+        elif action == "ahead":
+            work = ahead.prepare_parse(URI)
+            if work is None:
+                continue
+            checks = iter(range(10_000))
+
+            def halt(limit: int | None = halt_after, checks: Iterator[int] = checks) -> bool:
+                return limit is not None and next(checks) >= limit
+
+            work.run(halt)
+            ahead.finish_parse(work)
+        else:
+            cursor = Position(1, 9)
+            assert answers(ahead.suggest(URI, version, cursor)) == answers(plain.suggest(URI, version, cursor))
+        assert stale_view(ahead) == stale_view(plain)
+    live = ahead.documents[URI]
+    assert live.syntax is not None
+    assert str(live.syntax.root) == str(SyntaxTree.parse("python", live.document.source_bytes).root)
+
+
+def test_parses_ahead_dropped_unread_lengthen_the_delay_until_a_reader_parses_for_itself() -> None:
+    """Keystrokes slower than the delay with no suggest between them: each would pay a
+    parse ahead that the next keystroke drops; the delay doubles instead (bounded)."""
+    s = session()
+    opened_and_read(s)
+    delays = []
+    for version in range(2, 9):  # typing, a parse ahead in every gap, no reader
+        assert s.did_change(URI, version, [add_line_at(version)])
+        delays.append(s.parse_ahead_delay(URI))
+        work = s.prepare_parse(URI)
+        assert work is not None and work.run() and s.finish_parse(work)
+    assert delays == [PARSE_AHEAD_DELAY * 2**n for n in (0, 1, 2, 3, 4, 4, 4)]
+    s.suggest(URI, 8, Position(1, 9))
+    syntax = s.documents[URI].syntax
+    assert syntax is not None
+    syntax.tree  # noqa: B018 - a reader takes the held parse: the delay that served it stays
+    assert s.parse_ahead_delay(URI) == PARSE_AHEAD_DELAY * 2**4
+    assert s.did_change(URI, 9, [add_line_at(9)])
+    syntax.tree  # noqa: B018 - a reader that had to parse for itself: the delay was too long
+    assert s.parse_ahead_delay(URI) == PARSE_AHEAD_DELAY

@@ -32,15 +32,21 @@ off its event loop while it keeps applying changes:
 :meth:`Session.suggest` runs the three in a row (the LSP bridge, the
 in-process agent).
 
-A document's first parse can be done the same way, ahead of its first
-reader, while the editor is idle after opening it:
+A document's pending parse can be done the same way, ahead of its next
+reader, while the editor is idle after opening or editing it:
 :meth:`Session.prepare_parse` (owning thread: a :class:`ParseWork` holding a
 snapshot of the document's syntax) → :meth:`ParseWork.run` (any thread; it
 polls ``halt()`` during the parse and stops early once a change, a close or
 a re-open made the result useless) → :meth:`Session.finish_parse` (owning
 thread: the live document takes the tree when it did not change meanwhile).
-Nothing the engine answers depends on whether this ran: the tree is the
-one the first reader would have parsed.
+The tree is the one the next reader would have parsed. A re-parse after
+edits is held for that reader rather than taken as the last parse, so the
+stale view after a further edit, and every answer, are those of a session
+that never parsed ahead
+(:meth:`~nextedit.syntax.tree.SyntaxSnapshot.parse_ahead`). A document's
+first parse is taken at once (a document has no stale view before it; after
+it, the stale view of a later edit reads it, where a document never parsed
+would parse its newest text).
 
 The session knows nothing of JSON-RPC, ACP, LSP or threads.
 """
@@ -238,10 +244,14 @@ class SuggestResult:
         return self.reason is SilenceReason.CANCELLED
 
 
-# seconds a document stays opened, unchanged, before a front end parses it
-# ahead of its first suggest (an editor is idle for a while after opening a
-# file: the developer reads before typing)
+# seconds a document stays unchanged, after it was opened or edited, before
+# a front end parses it ahead of its next suggest (an editor is idle for a
+# while after opening a file, and asks for a suggestion some debounce time
+# after the developer stops typing: the parse goes there, not on the request)
 PARSE_AHEAD_DELAY = 0.03
+# at most this many doublings of the delay (0.48 s) for a document whose
+# parses ahead later edits kept dropping unread (:meth:`Session.parse_ahead_delay`)
+PARSE_AHEAD_BACKOFF = 4
 
 
 @dataclass(eq=False)
@@ -317,6 +327,12 @@ class SuggestWork:
         )
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
         return SuggestResult(placed, outcome.reason, outcome.notes)
+
+    def parse_wanted(self) -> bool:
+        """Whether the request document's tree would still run tree-sitter when
+        read (no parse ahead did it): for a front end's debug log."""
+        state = self.workspace.get(self.uri)
+        return state is not None and state.syntax is not None and state.syntax.parse_wanted
 
     def request(self) -> SuggestRequest:
         """The request in the engine's terms (code-point offsets of the snapshot)."""
@@ -490,11 +506,32 @@ class Session:
         if state is not None:
             self._keep_tree(state)
 
-    def prepare_parse(self, uri: str) -> ParseWork | None:
-        """A :class:`ParseWork` for ``uri`` when its syntax awaits a parse
-        (a document just opened, or edited since its last parse); else ``None``."""
+    def parse_pending(self, uri: str) -> bool:
+        """Whether ``uri``'s tree awaits a re-parse (its edits since the last
+        parse, not yet read): what makes a parse ahead worth queueing after a
+        change. O(1); whether a token swap will serve it instead is left to
+        :meth:`prepare_parse`."""
         state = self.documents.get(uri)
-        if state is None or state.syntax is None or not state.syntax.reparse_pending:
+        return state is not None and state.syntax is not None and state.syntax.reparse_pending
+
+    def parse_ahead_delay(self, uri: str) -> float:
+        """Seconds a front end waits, after ``uri`` was opened or changed, before
+        parsing it ahead: :data:`PARSE_AHEAD_DELAY`, doubled for every parse
+        ahead of it that a later edit dropped unread (up to
+        :data:`PARSE_AHEAD_BACKOFF` doublings), back to the start once a reader
+        had to parse for itself. Typing slower than the delay with no suggest
+        between keystrokes then stops paying a parse per keystroke."""
+        state = self.documents.get(uri)
+        unused = state.syntax.unused_parses_ahead if state is not None and state.syntax is not None else 0
+        return PARSE_AHEAD_DELAY * 2 ** min(unused, PARSE_AHEAD_BACKOFF)
+
+    def prepare_parse(self, uri: str) -> ParseWork | None:
+        """A :class:`ParseWork` for ``uri`` when its next reader would run
+        tree-sitter (a document just opened, or edited since its last parse,
+        unless the edits are an identifier's token swap or a parse ahead is
+        held already); else ``None``."""
+        state = self.documents.get(uri)
+        if state is None or state.syntax is None or not state.syntax.parse_wanted:
             return None
         return ParseWork(uri, state.syntax.snapshot(), state)
 

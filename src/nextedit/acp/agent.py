@@ -9,11 +9,14 @@ flight, answered by whichever comes first — its computation, a cancel
 others are then no-ops. ``job.answered`` is also what the computation polls
 as its ``cancelled()``: an answered job stops at the engine's next check.
 
-With ``parse_ahead`` on (the stdio server), opening a document queues a
-:class:`ParseJob`: its first parse, done off the loop while the editor is
-idle, so the first suggest does not pay it. A change, a close or a re-open of
-that document (or closing its session) halts the job: a parse of a text that
-moved on is not worth finishing.
+With ``parse_ahead`` on (the stdio server), opening a document, or changing
+it so that its tree awaits a re-parse, queues a :class:`ParseJob`: that
+parse, done off the loop while the editor is idle (after opening a file,
+in the debounce before the editor asks for a suggestion), so the next
+suggest does not pay it. A newer change, a close or a re-open of that
+document (or closing its session, or the end of the input) halts the job: a
+parse of a text that moved on is not worth finishing. A document has at
+most one job: a new one halts the one before.
 
 Answers leave through ``send`` (a plain callable taking one JSON-RPC message
 as a dict): the stdio server writes them to stdout, the in-process agent
@@ -75,7 +78,7 @@ class SuggestJob:
 
 @dataclass(eq=False)
 class ParseJob:
-    """The first parse of a document just opened, until it is done or halted."""
+    """The pending parse of a document just opened or changed, until it is done or halted."""
 
     session_id: str
     uri: str
@@ -83,6 +86,8 @@ class ParseJob:
     halted: bool = False
     # its task was started (by the stdio server)
     started: bool = False
+    # seconds from its queueing to its turn for the compute slot (Session.parse_ahead_delay)
+    delay: float = 0.03
 
 
 @dataclass
@@ -99,7 +104,8 @@ class Agent:
     inflight: dict[RequestId, SuggestJob] = field(default_factory=dict)
     feedback: FeedbackLog | None = None
     settings: Settings = field(default_factory=Settings)  # the user's, from the command line
-    # queue a ParseJob at every didOpen (the stdio server runs them; the in-process agent does not)
+    # queue a ParseJob at every didOpen and re-parsing didChange (the stdio server runs them;
+    # the in-process agent does not)
     parse_ahead: bool = False
     parses: list[ParseJob] = field(default_factory=list)  # queued or running, oldest first
     _feedback_opened: bool = False
@@ -218,12 +224,14 @@ class Agent:
 
     # -- parses ahead ---------------------------------------------------------------
 
-    def queue_parse(self, session_id: str, uri: str) -> ParseJob | None:
-        """After a didOpen: a job parsing ``uri`` ahead (``None`` unless ``parse_ahead``)."""
+    def queue_parse(self, session_id: str, uri: str, delay: float) -> ParseJob | None:
+        """After a didOpen or a didChange: a job parsing ``uri`` ahead, ``delay``
+        seconds from now (``None`` unless ``parse_ahead``); the document's older
+        job is halted (its text moved on)."""
         if not self.parse_ahead:
             return None
-        self.halt_parses(session_id, uri)  # a re-open: the older text's parse is useless
-        job = ParseJob(session_id, uri)
+        self.halt_parses(session_id, uri)
+        job = ParseJob(session_id, uri, delay=delay)
         self.parses.append(job)
         return job
 
@@ -233,6 +241,12 @@ class Agent:
             if job.session_id == session_id and (uri is None or job.uri == uri):
                 job.halted = True
         self.parses = [job for job in self.parses if not job.halted]
+
+    def halt_all_parses(self) -> None:
+        """Halt every parse ahead (the end of the input: no reader comes after the queued suggests)."""
+        for job in self.parses:
+            job.halted = True
+        self.parses.clear()
 
     def parse_done(self, job: ParseJob) -> None:
         if job in self.parses:

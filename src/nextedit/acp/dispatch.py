@@ -13,10 +13,12 @@ step in a worker thread so the loop keeps reading; the in-process agent
 or ``didClose`` answers the suggests it makes stale with
 ``{"suggestions": []}`` on the spot.
 
-A ``didOpen`` also queues a :class:`~nextedit.acp.agent.ParseJob` when the
+A ``didOpen``, and a ``didChange`` that leaves the document's tree awaiting
+a re-parse, also queue a :class:`~nextedit.acp.agent.ParseJob` when the
 agent parses ahead (the stdio server): :func:`begin_parse`,
 :func:`compute_parse` and :func:`end_parse` are its three steps, like a
-suggest's; a change, a close or a re-open of the document halts it.
+suggest's; a newer change, a close or a re-open of the document halts it
+(one job per document: a change's job replaces the one before).
 
 Rules (see DESIGN.md "Protocol decisions"): malformed JSON → -32700 (id
 null); an envelope that is not a request → -32600; unknown request → -32601;
@@ -153,7 +155,14 @@ def begin_suggest(agent: Agent, job: SuggestJob) -> SuggestWork | None:
 def compute_suggest(work: SuggestWork, job: SuggestJob) -> SuggestResult | Exception:
     """Step 2, on any thread: the engine on the snapshot; stops once ``job`` is answered."""
     started = time.perf_counter()
-    log.debug("nes/suggest %r: computing %s v%d on a snapshot", job.request_id, work.uri, work.version)
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug(
+            "nes/suggest %r: computing %s v%d on a snapshot (%s)",
+            job.request_id,
+            work.uri,
+            work.version,
+            "a parse pending" if work.parse_wanted() else "no parse needed",
+        )
     try:
         result = work.compute(cancelled=lambda: job.answered)
     except Exception as exc:
@@ -293,18 +302,22 @@ def did_open(agent: Agent, params: Any) -> None:
     from nextedit.acp import wire
 
     p = wire.parse(wire.DidOpenParams, params)
-    agent.session(p.session_id).did_open(p.uri, p.language_id, p.version, p.text)
+    session = agent.session(p.session_id)
+    session.did_open(p.uri, p.language_id, p.version, p.text)
     agent.settle_moved_on(p.session_id, p.uri, p.version, replaced=True)
-    agent.queue_parse(p.session_id, p.uri)
+    agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))
 
 
 def did_change(agent: Agent, params: Any) -> None:
     from nextedit.acp import wire
 
     p = wire.parse(wire.DidChangeParams, params)
-    if agent.session(p.session_id).did_change(p.uri, p.version, p.changes()):
+    session = agent.session(p.session_id)
+    if session.did_change(p.uri, p.version, p.changes()):
         agent.settle_moved_on(p.session_id, p.uri, p.version)
         agent.halt_parses(p.session_id, p.uri)
+        if session.parse_pending(p.uri):  # the re-parse goes into the pause before the next suggest
+            agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))
 
 
 def did_close(agent: Agent, params: Any) -> None:

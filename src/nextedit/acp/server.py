@@ -28,23 +28,32 @@ and feedback is written before the next message is looked at. A
 A computation the worker started always comes back to the loop, answered
 or not, so no thread outlives its snapshot's owner.
 
-A ``didOpen`` queues the document's first parse (``agent.parse_ahead``):
-:data:`~nextedit.session.PARSE_AHEAD_DELAY` later (a loop timer), it runs
+A ``didOpen`` queues the document's first parse, and a ``didChange`` that
+leaves its tree awaiting a re-parse queues that re-parse (``agent.parse_ahead``):
+:meth:`~nextedit.session.Session.parse_ahead_delay` later (a loop timer:
+:data:`~nextedit.session.PARSE_AHEAD_DELAY`, longer for a document whose
+parses ahead later edits kept dropping unread), it runs
 like a suggest — its turn for the compute slot, a snapshot, the worker
 thread, the tree handed back on the loop — so an editor's idle time after
-opening a file pays the parse, not its first suggest. A change, close or
-re-open of the document halts it (tree-sitter stops at its next progress
-check); a suggest arriving meanwhile waits for the slot and finds the tree
-parsed.
+opening a file, or its debounce after the last keystroke, pays the parse,
+not the suggest. A newer change, close or re-open of the document halts it
+(its timer is cancelled once the batch that halted it is handled;
+tree-sitter stops a running parse at its next progress check): a typing
+burst faster than the delay parses nothing ahead until its last keystroke.
+A suggest arriving before the delay ends finds the job halted by its own
+``didChange`` or not yet queued for the slot; one arriving while it runs
+waits for the slot and finds the tree parsed.
 
 ``initialize`` is normally answered before the loop starts (see
 :func:`main`); after it, the loop imports the wire models and the
 engine (:func:`~nextedit.acp.dispatch.warm_up`) when no input is waiting, so
 ``initialize`` itself is answered without them.
 
-EOF on the input ends the loop after the queued and running computations
-(suggests and parses ahead) have finished; the sessions are closed and
-:func:`serve` returns 0. Where stdin cannot be watched by the loop (a
+EOF on the input halts every parse ahead (no reader comes after the queued
+suggests: their timers are cancelled, a running one stops at its next
+progress check) and ends the loop after the queued and running
+computations have finished; the sessions are closed and :func:`serve`
+returns 0. Where stdin cannot be watched by the loop (a
 regular file), it is read in a thread, one chunk at a time.
 
 Must not know: methods and their params (dispatch), bytes on the wire (transport).
@@ -126,7 +135,7 @@ class _Connection:
         self.lines = LineSplitter(pending)
         self.slot = ComputeSlot(loop)
         self.slot.on_idle = self._finish_if_done
-        self.timers: set[asyncio.TimerHandle] = set()  # parses ahead waiting for their delay
+        self.timers: dict[ParseJob, asyncio.TimerHandle] = {}  # parses ahead waiting for their delay
         self.watching = False  # stdin is watched by the loop (else read in a thread)
         self.eof = False
         self.warm = False
@@ -146,7 +155,7 @@ class _Connection:
         if self.watching:
             self.loop.remove_reader(self.in_fd)
             self.watching = False
-        for timer in self.timers:
+        for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
         self.slot.close()
@@ -188,6 +197,8 @@ class _Connection:
         self._handle(self.lines.finish())
         self.eof = True
         log.info("end of input: finishing %d suggest(s)", len(self.agent.inflight))
+        self.agent.halt_all_parses()
+        self._cancel_halted_timers()
         self._finish_if_done()
 
     def _handle(self, lines: list[bytes]) -> None:
@@ -208,6 +219,7 @@ class _Connection:
 
     def _queue(self, jobs: list[SuggestJob]) -> None:
         agent = self.agent
+        self._cancel_halted_timers()
         for parse in agent.parses:
             if not parse.started:
                 parse.started = True
@@ -216,13 +228,11 @@ class _Connection:
             self.slot.add(_suggest(agent, job))
 
     def _delay_parse(self, job: ParseJob) -> None:
-        from nextedit.session import PARSE_AHEAD_DELAY  # loaded by then: a document was opened
-
         # An editor is idle for a while after opening a file (the developer reads
         # before typing); a client that sends a change right away (a replay) halts
         # the job before it started, so the parse it would have wasted costs nothing.
         def due() -> None:
-            self.timers.discard(timer)
+            self.timers.pop(job, None)
             if job.halted:
                 self.agent.parse_done(job)
                 self._finish_if_done()
@@ -230,8 +240,14 @@ class _Connection:
             self.slot.add(_parse(self.agent, job))
             self.slot.run_next()
 
-        timer = self.loop.call_later(PARSE_AHEAD_DELAY, due)
-        self.timers.add(timer)
+        self.timers[job] = self.loop.call_later(job.delay, due)
+
+    def _cancel_halted_timers(self) -> None:
+        """Drop the timers of parses halted before their delay ended (a typing
+        burst: each keystroke halts the job of the one before)."""
+        for job in [job for job in self.timers if job.halted]:
+            self.timers.pop(job).cancel()
+            self.agent.parse_done(job)
 
     def _finish_if_done(self) -> None:
         if self.eof and self.slot.idle and not self.timers and not self.finished.done():

@@ -1,14 +1,17 @@
-"""The LSP bridge parses a document the editor just opened, while the developer reads it.
+"""The LSP bridge parses a document the editor just opened or changed, while the developer reads or pauses.
 
 The stdio ACP agent does the same (:mod:`nextedit.acp.server`): a
-``didOpen`` schedules the document's first parse
-:data:`~nextedit.session.PARSE_AHEAD_DELAY` later, in a worker thread, on a
-snapshot of the document (:meth:`~nextedit.session.Session.prepare_parse`);
-back on the loop the live document takes the tree only if it did not
-change meanwhile (:meth:`~nextedit.session.Session.finish_parse`). A
-change, close or re-open of the document, or a suggestion asked for it
-before the parse is done, halts the parse: the handler parses for itself on
-the loop, and a parse of a text that moved on is not worth finishing.
+``didOpen``, and a ``didChange`` that leaves the document's tree awaiting a
+re-parse, schedule that parse :data:`~nextedit.session.PARSE_AHEAD_DELAY`
+later (longer for a document whose parses ahead later edits kept dropping
+unread: :meth:`~nextedit.session.Session.parse_ahead_delay`), in a worker thread, on a snapshot of the document
+(:meth:`~nextedit.session.Session.prepare_parse`); back on the loop the live
+document takes the tree only if it did not change meanwhile
+(:meth:`~nextedit.session.Session.finish_parse`). A newer change, close or
+re-open of the document, or a suggestion asked for it before the parse is
+done, halts the parse (a waiting one's timer is cancelled): the handler
+parses for itself on the loop, and a parse of a text that moved on is not
+worth finishing. One parse per document: a new one halts the one before.
 
 py-tree-sitter holds the GIL while it parses (it lets go between the
 snapshot's read chunks), so this is not parallelism: it only moves the
@@ -38,6 +41,7 @@ class _Parse:
     session: Session
     uri: str
     halted: bool = False
+    timer: asyncio.TimerHandle | None = None  # until its delay ends
 
 
 class ParsesAhead:
@@ -52,14 +56,28 @@ class ParsesAhead:
     def opened(self, session: Session, uri: str) -> None:
         """``uri`` was just opened in ``session``: parse it after the delay
         (a parse of its earlier text, if any, is halted)."""
+        self._queue(session, uri)
+
+    def changed(self, session: Session, uri: str) -> None:
+        """``uri`` was just changed in ``session``: when its tree awaits a
+        re-parse, do it after the delay (the editor's debounce before it asks
+        for a suggestion); the parse of its earlier text, if any, is halted."""
+        self.halt(uri)
+        if session.parse_pending(uri):
+            self._queue(session, uri)
+
+    def _queue(self, session: Session, uri: str) -> None:
         self.halt(uri)
         parse = self._pending[uri] = _Parse(session, uri)
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:  # no loop (a handler called directly): the first reader parses
+        except RuntimeError:  # no loop (a handler called directly): the next reader parses
             self._pending.pop(uri, None)
             return
-        loop.call_later(self.delay, self._start, parse)
+        # the document's backoff (Session.parse_ahead_delay) on this server's delay
+        parse.timer = loop.call_later(
+            self.delay * session.parse_ahead_delay(uri) / PARSE_AHEAD_DELAY, self._start, parse
+        )
 
     def halt(self, uri: str | None = None) -> None:
         """Halt the parse of ``uri`` (``None``: every document)."""
@@ -67,8 +85,11 @@ class ParsesAhead:
             parse = self._pending.pop(key, None)
             if parse is not None:
                 parse.halted = True
+                if parse.timer is not None:
+                    parse.timer.cancel()
 
     def _start(self, parse: _Parse) -> None:
+        parse.timer = None
         if parse.halted:
             return
         work = parse.session.prepare_parse(parse.uri)

@@ -24,8 +24,9 @@ Carriers (see ``DESIGN.md`` "LSP bridge mapping"):
 Handlers are synchronous on purpose: pygls runs them on its event loop in
 arrival order, so notifications apply strictly in order and the session is
 never touched from two threads. Suggestions take milliseconds. A document
-just opened is parsed ahead of its first suggestion, in a worker thread on
-a snapshot, while the developer reads it (:mod:`.parse_ahead`).
+just opened, or just edited, is parsed ahead of its next suggestion, in a
+worker thread on a snapshot, while the developer reads it or pauses
+(:mod:`.parse_ahead`).
 
 The one exception is the model (:mod:`nextedit.provider`). The three
 suggestion handlers are generators: the engine runs synchronously as above
@@ -381,6 +382,7 @@ def did_change(ls: NextEditServer, params: types.DidChangeTextDocumentParams) ->
             ls.session.reject(suggestion_id, "ignored")
     if ls.session.did_change(uri, params.text_document.version, changes):
         ls.abandon_waits(uri, params.text_document.version)
+        ls.parses.changed(ls.session, uri)
 
 
 def did_close(ls: NextEditServer, params: types.DidCloseTextDocumentParams) -> None:

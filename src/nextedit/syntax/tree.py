@@ -96,6 +96,8 @@ class SyntaxTree:
         "_structure",
         "_stale",
         "_base",
+        "_ahead",
+        "_unused_aheads",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -119,6 +121,11 @@ class SyntaxTree:
         # which the first reader diffs against the newest source to edit the
         # tree; meanwhile no stale view, no token swap
         self._base: bytes | None = None
+        # the pending re-parse, done ahead of its reader (:meth:`SyntaxSnapshot.parse_ahead`)
+        # and held until a reader takes it in place of its own parse; dropped by any edit
+        self._ahead: tree_sitter.Tree | None = None
+        # held parses ahead dropped unread since a reader last had to parse for itself
+        self._unused_aheads = 0
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -184,9 +191,14 @@ class SyntaxTree:
             else:
                 swapped = self._token_swap(source)
             if swapped is None:
-                swapped = self._parse(source, edited)  # a halted parse (ParseHalted) leaves it pending
+                if self._ahead is not None:
+                    swapped = self._ahead
+                else:  # a halted parse (ParseHalted) leaves it pending
+                    swapped = self._parse(source, edited)
+                    self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
             self._pending = None
+            self._ahead = None
             # nothing stale before a document's first parse
             self._stale = edited if self._tree_source and self._base is None else None
             self._base = None
@@ -234,6 +246,37 @@ class SyntaxTree:
         """Whether edits await the re-parse that the next reader of ``tree`` pays."""
         return self._pending is not None
 
+    @property
+    def parse_wanted(self) -> bool:
+        """Whether the next reader of ``tree`` would run tree-sitter: edits
+        await a re-parse that no token swap serves and that no parse ahead
+        has done already (what a front end's parse ahead is for)."""
+        if self._pending is None or self._ahead is not None:
+            return False
+        if self._base is not None or not self._tree_source:
+            return True
+        return self._token_swap(self._pending[1]) is None
+
+    @property
+    def unused_parses_ahead(self) -> int:
+        """How many parses ahead in a row a later edit dropped before any
+        reader took them, since a reader last had to parse for itself: a
+        front end waits longer before the next one (keystrokes slower than
+        its delay, and no suggest between them, would each pay a parse)."""
+        return self._unused_aheads
+
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead = None
+            self._unused_aheads += 1
+
+    @property
+    def _keeps_stale_view(self) -> bool:
+        """Whether a parse now would change what :attr:`stale_root` reads
+        after the next edit: the pending edits follow a parse of a non-empty
+        text (not a first parse, not a re-open, which have no stale view)."""
+        return bool(self._tree_source) and self._base is None
+
     def apply_edit(self, edit: TreeEdit, new_source: bytes) -> None:
         """Apply one edit (already applied to the text); re-parse on next read."""
         self.apply_edits((edit,), new_source)
@@ -247,6 +290,7 @@ class SyntaxTree:
             self._pending = (self._pending[0], new_source)
             self._source_len = len(new_source)
             self._memo = {}
+            self._drop_ahead()
             return
         old = self._pending[0] if self._pending is not None else self._tree.copy()
         if not _edit_tree(old, edits):
@@ -259,6 +303,7 @@ class SyntaxTree:
             size += edit.new_end_byte - edit.old_end_byte
         self._pending = (old, new_source)
         self._stale = None
+        self._drop_ahead()
         self._source_len = len(new_source)
         self._memo = {}
 
@@ -305,6 +350,7 @@ class SyntaxTree:
         self._structure = object()
         self._stale = None
         self._base = None
+        self._ahead = None
 
     def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
@@ -366,6 +412,8 @@ class SyntaxTree:
         snap._structure = self._structure
         snap._stale = self._stale
         snap._base = self._base
+        snap._ahead = self._ahead
+        snap._unused_aheads = self._unused_aheads
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -377,17 +425,26 @@ class SyntaxTree:
 
     def adopt(self, snapshot: SyntaxTree) -> bool:
         """Take the re-parse a reader of ``snapshot`` (taken from this tree)
-        made, if no edit came since; ``snapshot`` must not be read afterwards."""
-        if not isinstance(snapshot, SyntaxSnapshot) or snapshot._pending is not None:
+        made, or the parse it did ahead and holds for the next reader
+        (:meth:`SyntaxSnapshot.parse_ahead`), if no edit came since;
+        ``snapshot`` must not be read afterwards."""
+        if not isinstance(snapshot, SyntaxSnapshot):
             return False
         if self._pending is None or snapshot._origin is not self._pending:
             return False
+        if snapshot._pending is not None:
+            if snapshot._ahead is None:
+                return False
+            self._ahead = snapshot._ahead
+            return True
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
         self._structure = snapshot._structure
         self._stale = snapshot._stale
         self._base = snapshot._base
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._pending = None
+        self._ahead = None
+        self._unused_aheads = snapshot._unused_aheads
         return True
 
 
@@ -409,13 +466,26 @@ class SyntaxSnapshot(SyntaxTree):
 
     def parse_ahead(self, halt: Callable[[], bool]) -> bool:
         """Do the pending re-parse now, ahead of any reader (a document just
-        opened, parsed while the editor is idle), stopping early once
-        ``halt()`` says the result is no longer wanted. True when the tree is
-        parsed (:meth:`SyntaxTree.adopt` can take it); False when halted —
-        the parse is then still pending and nothing of it is kept."""
+        opened, or edited, parsed while the editor is idle), stopping early
+        once ``halt()`` says the result is no longer wanted. True when the
+        tree is parsed (:meth:`SyntaxTree.adopt` can take it); False when
+        halted — the parse is then still pending and nothing of it is kept.
+
+        A document's first parse (or a re-open's) is done as its reader
+        would do it. A re-parse after edits is *held*: the reader that comes
+        next takes it in place of its own ``Parser.parse`` and everything
+        else happens as if it had parsed itself — the token swap first, the
+        stale view (:attr:`stale_root`) of the parse before. A further edit
+        drops it. So which parse the stale view starts from depends on the
+        readers only, never on whether a parse ran ahead, and no answer
+        depends on it either."""
         self._halt = halt
         try:
-            self.tree  # noqa: B018 - the read is the parse
+            if self._pending is not None and self._ahead is None and self._keeps_stale_view:
+                edited, source = self._pending
+                self._ahead = self._parse(source, edited)
+            else:
+                self.tree  # noqa: B018 - the read is the parse
         except ParseHalted:
             return False
         finally:
