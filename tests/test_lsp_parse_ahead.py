@@ -12,9 +12,11 @@ of keystrokes faster than the delay parses once, a token swap not at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -28,46 +30,43 @@ from nextedit.text import Position, PositionEncoding, Range, TextChange
 from tests.test_lsp import RENAMED, SOURCE, URI, Editor, apply_edits, capabilities, make_client
 
 
-async def _log_says(log_file: Path, text: str, timeout: float = 20.0) -> bool:
+async def _log_count(log_file: Path, text: str, count: int = 1, timeout: float = 20.0) -> bool:
+    """Whether the server's log says ``text`` ``count`` times within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if log_file.exists() and text in log_file.read_text(encoding="utf-8"):
+        if log_file.exists() and log_file.read_text(encoding="utf-8").count(text) >= count:
             return True
         await asyncio.sleep(0.05)
     return False
 
 
-@pytest.mark.e2e
-async def test_an_opened_document_is_parsed_ahead_and_answers_as_before(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def _debug_logged_server(tmp_path: Path) -> AsyncIterator[tuple[Editor, str, Path]]:
+    """A real ``nextedit lsp`` over stdio logging at debug level: (editor, encoding, log file)."""
     log_file = tmp_path / "lsp.log"
+    command = [sys.executable, "-m", "nextedit", "lsp", "--state-dir", str(tmp_path / "state")]
     config = ClientServerConfig(
-        server_command=[
-            sys.executable,
-            "-m",
-            "nextedit",
-            "lsp",
-            "--state-dir",
-            str(tmp_path / "state"),
-            "--log-level",
-            "debug",
-            "--log-file",
-            str(log_file),
-        ],
+        server_command=[*command, "--log-level", "debug", "--log-file", str(log_file)],
         client_factory=make_client,
     )
     client = await config.start()
     try:
         result = await client.initialize_session(types.InitializeParams(capabilities=capabilities("neovim")))
         encoding = str(getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding))
-        editor = Editor(client, encoding, tmp_path / "state")
-        editor.open(URI, SOURCE)
-        assert await _log_says(log_file, f"parse ahead of {URI}: tree kept")
-        cursor = editor.replace(URI, "result", "total")
-        inline = await editor.inline_edit(URI, cursor)
-        assert apply_edits(editor.text[URI], [(e["range"], e["text"]) for e in inline["edits"]], encoding) == RENAMED
+        yield Editor(client, encoding, tmp_path / "state"), encoding, log_file
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+@pytest.mark.e2e
+async def test_an_opened_document_is_parsed_ahead_and_answers_as_before(tmp_path: Path) -> None:
+    async with _debug_logged_server(tmp_path) as (editor, encoding, log_file):
+        editor.open(URI, SOURCE)
+        assert await _log_count(log_file, f"parse ahead of {URI}: tree kept")
+        cursor = editor.replace(URI, "result", "total")
+        inline = await editor.inline_edit(URI, cursor)
+        assert apply_edits(editor.text[URI], [(e["range"], e["text"]) for e in inline["edits"]], encoding) == RENAMED
 
 
 def _session_with(text: str) -> Session:
@@ -130,38 +129,9 @@ def test_a_document_changed_before_its_parse_starts_is_parsed_as_it_is_now() -> 
 # -- after a change: the re-parse goes into the editor's debounce --------------------------
 
 
-async def _log_count(log_file: Path, text: str, count: int, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log_file.exists() and log_file.read_text(encoding="utf-8").count(text) >= count:
-            return True
-        await asyncio.sleep(0.05)
-    return False
-
-
 @pytest.mark.e2e
 async def test_a_changed_document_is_re_parsed_ahead_and_answers_as_before(tmp_path: Path) -> None:
-    log_file = tmp_path / "lsp.log"
-    config = ClientServerConfig(
-        server_command=[
-            sys.executable,
-            "-m",
-            "nextedit",
-            "lsp",
-            "--state-dir",
-            str(tmp_path / "state"),
-            "--log-level",
-            "debug",
-            "--log-file",
-            str(log_file),
-        ],
-        client_factory=make_client,
-    )
-    client = await config.start()
-    try:
-        result = await client.initialize_session(types.InitializeParams(capabilities=capabilities("neovim")))
-        encoding = str(getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding))
-        editor = Editor(client, encoding, tmp_path / "state")
+    async with _debug_logged_server(tmp_path) as (editor, encoding, log_file):
         editor.open(URI, SOURCE)
         assert await _log_count(log_file, f"parse ahead of {URI}: tree kept", 1)
         # the whole statement retyped: wider than one identifier, so a re-parse (no token swap)
@@ -169,9 +139,6 @@ async def test_a_changed_document_is_re_parsed_ahead_and_answers_as_before(tmp_p
         assert await _log_count(log_file, f"parse ahead of {URI}: tree kept", 2)
         inline = await editor.inline_edit(URI, types.Position(line=1, character=9))
         assert apply_edits(editor.text[URI], [(e["range"], e["text"]) for e in inline["edits"]], encoding) == RENAMED
-    finally:
-        await client.shutdown_session()
-        await client.stop()
 
 
 def _parsed_session() -> Session:
