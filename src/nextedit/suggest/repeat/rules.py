@@ -110,18 +110,6 @@ def _span_template(
     return before_t, after_t
 
 
-def rules_for(text: str, examples: Sequence[EditExample]) -> list[Rule]:
-    """Candidate rules from the last example (and earlier ones that agree)."""
-    made = made_rules(examples)
-    if made is None:
-        return []
-    if not made.restated and not made.offsets:
-        return made.rules
-    rules = [made.here(rule) for rule in made.rules]
-    _RULES[made.key] = _Made((made.last, made.partner), rules, {}, {})
-    return rules
-
-
 @dataclass(frozen=True)
 class MadeRules:
     """A source's rules as they were made (or last restated) for examples of
@@ -154,8 +142,9 @@ class MadeRules:
 
 
 def made_rules(examples: Sequence[EditExample]) -> MadeRules | None:
-    """:func:`rules_for`'s rules as made for examples of the same keys, not
-    yet restated where these examples stand (:meth:`MadeRules.here`)."""
+    """Candidate rules from the last example (and the newest earlier one
+    that agrees), as made for examples of the same keys, not yet restated
+    where these examples stand (:meth:`MadeRules.here`)."""
     if not examples:
         return None
     last = examples[-1]
@@ -408,8 +397,7 @@ def _agree(a: EditExample, b: EditExample) -> bool:
     """``_change_holes(a, b) is not None``, which depends on the kinds and
     texts of the two changes' old and new tokens alone (:func:`_change_key`),
     not on their context nor on where they stand."""
-    ka = a.__dict__.get("_change_key") or _change_key(a)
-    kb = b.__dict__.get("_change_key") or _change_key(b)
+    ka, kb = _change_key(a), _change_key(b)
     if ka[2] != kb[2]:
         return False  # _change_holes' first test (as many old and new tokens): most pairs differ here
     if ka[0] == kb[0]:
@@ -431,7 +419,10 @@ def _change_key(
     """The kinds and texts of the change's old and new tokens — all that
     :func:`_change_holes` compares of two examples (the hole positions it
     returns are not part of whether they agree) — their counts, and the new
-    tokens' texts."""
+    tokens' texts. Memoised on the example."""
+    cached = ex.__dict__.get("_change_key")
+    if cached is not None:
+        return cached
     old = tuple((t.kind, t.text) for t in ex.old_toks)
     new = tuple((t.kind, t.text) for t in ex.new_toks)
     key = (old, new, (len(old), len(new)), tuple(text for _, text in new))

@@ -264,23 +264,7 @@ class _Found(Replay[_Match]):
 def find_sites(text: str, rule: Rule, exclude: Sequence[tuple[int, int]] = (), limit: int = 200) -> list[Site]:
     """Every match of ``rule.before`` whose rewrite changes the text (none
     when there are more than ``limit``)."""
-    return scan_sites(text, rule, exclude, limit)[0] or []
-
-
-def scan_sites(
-    text: str,
-    rule: Rule,
-    exclude: Sequence[tuple[int, int]] = (),
-    limit: int = 200,
-    cancelled: Callable[[], bool] | None = None,
-    memo: MatchMemo | None = None,
-) -> tuple[list[Site] | None, bool]:
-    """``(sites, complete)``: every match of ``rule.before`` whose rewrite
-    changes the text, or None when there are more than ``limit`` (the search
-    stops there and no site is built); ``complete`` is False when part of the
-    text was not examined (a line too long, too many occurrences, cancelled)."""
-    sites, complete, _reach = scan_sites_reach(text, rule, exclude, limit, cancelled, memo)
-    return sites, complete
+    return scan_sites_reach(text, rule, exclude, limit)[0] or []
 
 
 def scan_sites_reach(
@@ -291,9 +275,13 @@ def scan_sites_reach(
     cancelled: Callable[[], bool] | None = None,
     memo: MatchMemo | None = None,
 ) -> tuple[list[Site] | None, bool, tuple[int, int] | None]:
-    """:func:`scan_sites`, and when it found more than ``limit`` sites, how
-    far into the text it read (:func:`scan_reach`) and where the last site
-    it counted ends (None: it may have read all of it)."""
+    """``(sites, complete, read)``: every match of ``rule.before`` whose
+    rewrite changes the text, or None when there are more than ``limit`` (the
+    search stops there and no site is built); ``complete`` is False when part
+    of the text was not examined (a line too long, too many occurrences,
+    cancelled); ``read``, when it found more than ``limit`` sites, how far
+    into the text it read (:func:`scan_reach`) and where the last site it
+    counted ends (None: it may have read all of it)."""
     matches = (memo or MatchMemo(text, cancelled)).matches(rule)
     found: list[tuple[int, int, str, str]] = []
     looked = [0]

@@ -80,7 +80,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules, rules_for
+from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
@@ -99,7 +99,6 @@ __all__ = [
     "Rule",
     "Site",
     "example_from_edit",
-    "rules_for",
     "find_sites",
     "synthesize",
     "Proposal",
