@@ -514,16 +514,16 @@ class Session:
         state = self.documents.get(uri)
         return state is not None and state.syntax is not None and state.syntax.reparse_pending
 
-    def parse_ahead_delay(self, uri: str) -> float:
+    def parse_ahead_delay(self, uri: str, base: float = PARSE_AHEAD_DELAY) -> float:
         """Seconds a front end waits, after ``uri`` was opened or changed, before
-        parsing it ahead: :data:`PARSE_AHEAD_DELAY`, doubled for every parse
+        parsing it ahead: ``base`` (:data:`PARSE_AHEAD_DELAY`), doubled for every parse
         ahead of it that a later edit dropped unread (up to
         :data:`PARSE_AHEAD_BACKOFF` doublings), back to the start once a reader
         had to parse for itself. Typing slower than the delay with no suggest
         between keystrokes then stops paying a parse per keystroke."""
         state = self.documents.get(uri)
         unused = state.syntax.unused_parses_ahead if state is not None and state.syntax is not None else 0
-        return PARSE_AHEAD_DELAY * 2 ** min(unused, PARSE_AHEAD_BACKOFF)
+        return base * 2 ** min(unused, PARSE_AHEAD_BACKOFF)
 
     def prepare_parse(self, uri: str) -> ParseWork | None:
         """A :class:`ParseWork` for ``uri`` when its next reader would run

@@ -62,9 +62,10 @@ class ParsesAhead:
         """``uri`` was just changed in ``session``: when its tree awaits a
         re-parse, do it after the delay (the editor's debounce before it asks
         for a suggestion); the parse of its earlier text, if any, is halted."""
-        self.halt(uri)
         if session.parse_pending(uri):
             self._queue(session, uri)
+        else:
+            self.halt(uri)
 
     def _queue(self, session: Session, uri: str) -> None:
         self.halt(uri)
@@ -74,10 +75,8 @@ class ParsesAhead:
         except RuntimeError:  # no loop (a handler called directly): the next reader parses
             self._pending.pop(uri, None)
             return
-        # the document's backoff (Session.parse_ahead_delay) on this server's delay
-        parse.timer = loop.call_later(
-            self.delay * session.parse_ahead_delay(uri) / PARSE_AHEAD_DELAY, self._start, parse
-        )
+        # this server's delay, with the document's backoff
+        parse.timer = loop.call_later(session.parse_ahead_delay(uri, self.delay), self._start, parse)
 
     def halt(self, uri: str | None = None) -> None:
         """Halt the parse of ``uri`` (``None``: every document)."""
