@@ -294,30 +294,29 @@ def test_plain_text_language_uses_tokens():
 
 def test_whole_line_hunk_renaming_several_sites():
     text = "def f(value):\n    a = value + value\n    return value\n"
+    # a hunk rewrites the first two lines
+    result = _first_suggestion_after_hunk(text, "    return", "def f(amount):\n    a = amount + amount\n")
+    assert result == "def f(amount):\n    a = amount + amount\n    return amount\n"
+
+
+def _first_suggestion_after_hunk(text: str, upto: str, hunk: str) -> str:
+    """The Python file ``text`` once its start, up to ``upto``, is rewritten
+    as ``hunk`` in one change and the first suggestion is applied."""
     uri = "file:///w/h.py"
     editor = Editor()
     editor.open(uri, "python", text)
-    # a hunk rewrites the first two lines
-    end = text.index("    return")
-    editor.replace(uri, 0, end, "def f(amount):\n    a = amount + amount\n")
+    end = text.index(upto)
+    editor.replace(uri, 0, end, hunk)
     out = editor.suggest(uri, end)
     assert out
-    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
-    assert result == "def f(amount):\n    a = amount + amount\n    return amount\n"
+    return apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
 
 
 def test_a_rewritten_line_shortening_a_name_is_a_rename():
     """Shortened to its own prefix in a rewritten line (``uint128_fallback``
     -> ``uint128``): a rename, not the backspacing of a name being typed."""
     text = "def f(value_old):\n    a = value_old + 1\n    return value_old\n"
-    uri = "file:///w/short.py"
-    editor = Editor()
-    editor.open(uri, "python", text)
-    end = text.index("    a =")
-    editor.replace(uri, 0, end, "def f(value):\n")
-    out = editor.suggest(uri, end)
-    assert out
-    result = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
+    result = _first_suggestion_after_hunk(text, "    a =", "def f(value):\n")
     assert result == "def f(value):\n    a = value + 1\n    return value\n"
 
 

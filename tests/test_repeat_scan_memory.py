@@ -53,6 +53,14 @@ def _offers_total_1(proposals: list[Proposal]) -> bool:
     return any("total = 1" in p.rule.after_text for p in proposals)
 
 
+def _assert_offered_as_by_a_fresh_search(editor: Editor, memory: ScanMemory) -> None:
+    """The sites left are few enough to offer, and the memory's answer is a fresh search's."""
+    again = _synthesize(editor, memory)
+    fresh = _synthesize(editor, None)
+    assert _offers_total_1(fresh)
+    assert _described(again) == _described(fresh)
+
+
 def _remove_unrecorded(editor: Editor, old: str, after: str = "") -> None:
     """The first ``old`` after ``after`` goes, without an edit in the
     history (the document reopened with other text)."""
@@ -74,10 +82,7 @@ def test_a_site_edited_away_within_the_searched_text_is_searched_again(removed: 
     # last ones): 12 are left, few enough to offer
     for i in removed:
         _remove_unrecorded(editor, "    total = 0\n", after=f"def f{i}(")
-    again = _synthesize(editor, memory)
-    fresh = _synthesize(editor, None)
-    assert _offers_total_1(fresh)
-    assert _described(again) == _described(fresh)
+    _assert_offered_as_by_a_fresh_search(editor, memory)
 
 
 def test_an_edit_of_the_developer_over_sites_is_searched_again() -> None:
@@ -93,10 +98,7 @@ def test_an_edit_of_the_developer_over_sites_is_searched_again() -> None:
     assert editor.text.startswith(pasted)
     editor.seq += 1
     editor.edits.append(PastEdit(0, "", pasted, editor.seq))
-    again = _synthesize(editor, memory)
-    fresh = _synthesize(editor, None)
-    assert _offers_total_1(fresh)
-    assert _described(again) == _described(fresh)
+    _assert_offered_as_by_a_fresh_search(editor, memory)
 
 
 def test_an_edit_below_the_searched_text_keeps_the_verdicts() -> None:
