@@ -93,6 +93,7 @@ from nextedit.suggest.similarity import line_similarity, neighbour_similarity
 from nextedit.suggest.suggester import DocumentStateView, Proposal, SuggestContext
 from nextedit.syntax.builtins import builtin_names
 from nextedit.text import utf8
+from nextedit.text.lexical import word_hits
 
 __all__ = ["RenameSuggester", "identifier_renames", "rename_fingerprint"]
 log = logging.getLogger(__name__)
@@ -279,15 +280,28 @@ class RenameSuggester:
         return candidates if candidates else SilenceReason.NO_CANDIDATES
 
 
+# places of OLD inside longer words :func:`_nothing_left` looks past before the tree decides
+_NOTHING_LEFT_HITS = 64
+
+
 def _nothing_left(context: SuggestContext, ev: RenameEvidence) -> bool:
-    """OLD stands nowhere in the text, not even inside a longer word, and no
-    other document is open: no occurrence is left for the binding, for the
-    same name outside it or in another file, whatever the syntax says — so
-    the tree is not read (a re-parse of an error-laden C++ header costs
-    ~10 ms whatever the edit: ``benchmarks/results/trace-latency-p99-notes.md``).
-    The search is one C scan of the text (1.6 ms at 5 MB when OLD is absent,
-    which then saves a re-parse of as many MB), for at most three renames."""
-    return next(iter(context.other_states()), None) is None and ev.old not in context.text
+    """OLD stands nowhere in the text as a whole word (at most inside longer
+    words, as inside a NEW that extends it: ``format_to`` → ``format_to_n``)
+    and no other document is open: no occurrence is left for the binding,
+    whose uses are whole identifier tokens, nor for the same name outside it
+    or in another file, whatever the syntax says — so the tree is not read
+    (a re-parse of an error-laden C++ header costs ~10 ms whatever the edit:
+    ``benchmarks/results/trace-latency-p99-notes.md``). The search is C
+    ``str.find`` scans of the text (1.6 ms at 5 MB when OLD is absent, which
+    then saves a re-parse of as many MB), for at most three renames; past
+    ``_NOTHING_LEFT_HITS`` places inside longer words it gives up and the
+    tree decides."""
+    if next(iter(context.other_states()), None) is not None:
+        return False
+    for n, (_, whole) in enumerate(word_hits(context.text, ev.old)):
+        if whole or n >= _NOTHING_LEFT_HITS:
+            return False
+    return True
 
 
 def _remaining(
