@@ -423,7 +423,9 @@ def _outside_other_locals(context: SuggestContext, starts: list[int], length: in
     definition by field name, or a ``var`` definition of the grammar's
     locals.scm, as Go's ``total := 1`` or a Rust ``let`` pattern). Same-named
     parameters (a test fixture renamed test by test), comments, strings and
-    names defined elsewhere stay."""
+    names defined elsewhere stay. Each binding is resolved once: its other
+    occurrences among ``starts`` share its verdict (a file-level name's
+    dozens of uses are not each resolved again)."""
     tree = context.syntax
     if tree is None:
         return starts
@@ -432,21 +434,20 @@ def _outside_other_locals(context: SuggestContext, starts: list[int], length: in
     document = context.document
     source = document.source_bytes
     root = tree.root
-    excluded: set[int] = set()
+    decided: dict[int, bool] = {}  # byte start of an occurrence -> whether its binding is another local
     kept = []
     for start in starts:
         b = document.byte_offset_at(start)
-        if b in excluded:
-            continue
-        ranges = scopes.binding_occurrences(tree, source, b) or []
-        nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
-        local = any(
-            n is not None and is_definition_name(n) and not in_import(n) and not _in_parameters(n) for n in nodes
-        ) or any(kind.endswith(".var") for _, kind in scopes.binding_definitions(tree, source, b) or ())
-        if local:
-            excluded.update(s for s, _ in ranges)
-            continue
-        kept.append(start)
+        local = decided.get(b)
+        if local is None:
+            ranges = scopes.binding_occurrences(tree, source, b) or []
+            nodes = [root.named_descendant_for_byte_range(s, e) for s, e in ranges]
+            local = any(
+                n is not None and is_definition_name(n) and not in_import(n) and not _in_parameters(n) for n in nodes
+            ) or any(kind.endswith(".var") for _, kind in scopes.binding_definitions(tree, source, b) or ())
+            decided.update((s, local) for s, _ in ranges)
+        if not local:
+            kept.append(start)
     return kept
 
 
