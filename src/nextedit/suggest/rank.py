@@ -29,6 +29,7 @@ import math
 import os
 from pathlib import Path
 
+from nextedit.suggest.history_features import history_features
 from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.site_features import site_features
@@ -81,6 +82,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
             gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
             out["log_lines_from_last_edit"] = math.log1p(gap)
     out.update(site_features(context, candidate))
+    out.update(history_features(context, candidate))
     return out
 
 
