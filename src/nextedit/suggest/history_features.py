@@ -31,6 +31,8 @@ syntax trees, LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import bisect
+
 from nextedit.suggest.model import Candidate
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text.affixes import changed_part
@@ -51,7 +53,7 @@ def history_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     first = candidate.edits[0]
     start = min(first.start_cp, len(text))
     change = changed_part(text[start : min(first.end_cp, len(text))], first.new_text)
-    repeats = [i for i, made in enumerate(context.edit_changes) if made == change]
+    repeats = context.edits_by_change.get(change, ())
     features = candidate.features
     done = max(len(repeats), features.examples)
     out = {"rule_done_share": done / (done + max(1, features.sites))}
@@ -60,12 +62,19 @@ def history_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     if len(repeats) >= 2:
         newest, before = lines[repeats[-1]], lines[repeats[-2]]
         out["ahead_of_sweep"] = 1.0 if (newest - before) * (site_line - newest) > 0 else 0.0
-    repeated = set(repeats)
-    example_seq = candidate.example_seq
-    near = any(
-        abs(line - site_line) <= _NEAR_LINES
-        for i, (line, edit) in enumerate(zip(lines, context.edits, strict=True))
-        if i not in repeated and edit.seq != example_seq
-    )
-    out["near_other_edit"] = 1.0 if near else 0.0
+    out["near_other_edit"] = 1.0 if _near_other_edit(context, site_line, repeats, candidate.example_seq) else 0.0
     return out
+
+
+def _near_other_edit(context: SuggestContext, site_line: int, repeats: tuple[int, ...], example_seq: int) -> bool:
+    """An edit within ``_NEAR_LINES`` of ``site_line`` that neither makes the
+    change (``repeats``) nor is the candidate's example."""
+    by_line = context.edit_lines_sorted
+    edits = context.edits
+    at = bisect.bisect_left(by_line, (site_line - _NEAR_LINES, -1))
+    while at < len(by_line) and by_line[at][0] <= site_line + _NEAR_LINES:
+        i = by_line[at][1]
+        if i not in repeats and edits[i].seq != example_seq:
+            return True
+        at += 1
+    return False

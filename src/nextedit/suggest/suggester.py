@@ -194,10 +194,18 @@ class SuggestContext:
         return tuple(document.line_of(min(e.start_cp, end)) for e in self.edits)
 
     @functools.cached_property
-    def edit_changes(self) -> tuple[tuple[str, str], ...]:
-        """What each of ``edits`` really changed (:func:`~nextedit.text.affixes.changed_part`;
-        worked out once per request)."""
-        return tuple(changed_part(e.old_text, e.new_text) for e in self.edits)
+    def edit_lines_sorted(self) -> tuple[tuple[int, int], ...]:
+        """``(line, index in edits)`` of each of ``edits``, by line (once per request)."""
+        return tuple(sorted((line, i) for i, line in enumerate(self.edit_lines)))
+
+    @functools.cached_property
+    def edits_by_change(self) -> Mapping[tuple[str, str], tuple[int, ...]]:
+        """The indices in ``edits`` of the edits making each change
+        (:func:`~nextedit.text.affixes.changed_part`; worked out once per request)."""
+        by: dict[tuple[str, str], list[int]] = {}
+        for i, e in enumerate(self.edits):
+            by.setdefault(changed_part(e.old_text, e.new_text), []).append(i)
+        return {change: tuple(indices) for change, indices in by.items()}
 
     def edits_of(self, uri: str) -> list[DeveloperEdit]:
         """The history of another open document (empty when not open)."""
