@@ -65,7 +65,9 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     commits, where that count reads as "late in the change"; an editor's
     session fills the history to its bound and stays there, so such a
     feature would lower every candidate of a long session for good
-    (``benchmarks/results/quality-nohistory.md``)."""
+    (``benchmarks/results/quality-nohistory.md``). What the session says of
+    the candidate's own change (how much of it is done, the direction of the
+    developer's sweep) is :func:`history_features`'."""
     distance = line_distance(context, candidate)
     out = {
         "other_document": 1.0 if distance is None else 0.0,
