@@ -29,6 +29,7 @@ import math
 import os
 from pathlib import Path
 
+from nextedit.suggest.history_features import history_features
 from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.site_features import site_features
@@ -64,7 +65,9 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     commits, where that count reads as "late in the change"; an editor's
     session fills the history to its bound and stays there, so such a
     feature would lower every candidate of a long session for good
-    (``benchmarks/results/quality-nohistory.md``)."""
+    (``benchmarks/results/quality-nohistory.md``). What the session says of
+    the candidate's own change (how much of it is done, the direction of the
+    developer's sweep) is :func:`history_features`'."""
     distance = line_distance(context, candidate)
     out = {
         "other_document": 1.0 if distance is None else 0.0,
@@ -81,6 +84,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
             gap = abs(document.line_of(first) - document.line_of(min(last.start_cp, len(document.text))))
             out["log_lines_from_last_edit"] = math.log1p(gap)
     out.update(site_features(context, candidate))
+    out.update(history_features(context, candidate))
     return out
 
 

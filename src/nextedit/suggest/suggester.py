@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
+from nextedit.text.affixes import changed_part
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from nextedit.text import Document
@@ -184,6 +185,27 @@ class SuggestContext:
             repeats += key in seen
             seen.add(key)
         return repeats / (len(edits) - 1)
+
+    @functools.cached_property
+    def edit_lines(self) -> tuple[int, ...]:
+        """The line each of ``edits`` starts on (worked out once per request)."""
+        document = self.document
+        end = len(document.text)
+        return tuple(document.line_of(min(e.start_cp, end)) for e in self.edits)
+
+    @functools.cached_property
+    def edit_lines_sorted(self) -> tuple[tuple[int, int], ...]:
+        """``(line, index in edits)`` of each of ``edits``, by line (once per request)."""
+        return tuple(sorted((line, i) for i, line in enumerate(self.edit_lines)))
+
+    @functools.cached_property
+    def edits_by_change(self) -> Mapping[tuple[str, str], tuple[int, ...]]:
+        """The indices in ``edits`` of the edits making each change
+        (:func:`~nextedit.text.affixes.changed_part`; worked out once per request)."""
+        by: dict[tuple[str, str], list[int]] = {}
+        for i, e in enumerate(self.edits):
+            by.setdefault(changed_part(e.old_text, e.new_text), []).append(i)
+        return {change: tuple(indices) for change, indices in by.items()}
 
     def edits_of(self, uri: str) -> list[DeveloperEdit]:
         """The history of another open document (empty when not open)."""

@@ -8,7 +8,7 @@ whole-line or whole-document replacement costs O(log n) comparisons.
 
 from __future__ import annotations
 
-__all__ = ["common_affixes", "common_prefix_len"]
+__all__ = ["changed_part", "common_affixes", "common_prefix_len"]
 
 
 def common_prefix_len(a: str, b: str, upto: int | None = None) -> int:
@@ -51,3 +51,11 @@ def common_affixes(old: str, new: str) -> tuple[int, int]:
     """
     prefix = common_prefix_len(old, new)
     return prefix, _common_suffix_len(old, new, min(len(old), len(new)) - prefix)
+
+
+def changed_part(old: str, new: str) -> tuple[str, str]:
+    """What really changed from ``old`` to ``new``, blanks at its ends stripped:
+    ``changed_part("foo(a)", "foo(a, b)")`` is ``("", ", b")``; two edits that
+    make the same change at different places read alike."""
+    p, s = common_affixes(old, new)
+    return old[p : len(old) - s].strip(), new[p : len(new) - s].strip()

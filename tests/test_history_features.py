@@ -1,0 +1,151 @@
+"""The ranker's view of a candidate against the developer's session
+(:mod:`nextedit.suggest.history_features`): how much of the change the
+developer has already done, whether the site lies ahead of their sweep, and
+whether it sits next to code they reworked for something else.
+
+The fixture is one function opening five files; the developer adds
+``, "rb"`` to some of the ``open`` calls. These pin what each feature reads on
+it, that they reach the model's vector, and the changed-part reduction they
+compare edits by.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from nextedit.suggest.history_features import history_features
+from nextedit.suggest.model import Candidate, CandidateFeatures, SuggestionKinds, SuggestRequest, TextEditCp
+from nextedit.suggest.rank import feature_vector, request_features
+from nextedit.suggest.suggester import SuggestContext
+from nextedit.text.affixes import changed_part
+from tests.helpers.session import Editor
+
+URI = "file:///w/read.py"
+
+# line 0 the header, lines 1-6 filler, 7-11 the calls (v w x y z), 12 the return
+TEXT = (
+    "def read(a, b, c, d, e):\n"
+    + "".join(f"    k{i} = {i}\n" for i in range(6))
+    + "    v = open(e)\n    w = open(a)\n    x = open(b)\n    y = open(c)\n    z = open(d)\n"
+    + "    return v, w, x, y, z\n"
+)
+
+RB = ', "rb"'
+
+
+def _session(*edits: tuple[str, str]) -> SuggestContext:
+    """The context once the developer replaced each ``old`` (its first
+    occurrence) by ``new``, in order, cursor after the last."""
+    editor = Editor(SuggestionKinds())
+    editor.open(URI, "python", TEXT)
+    cursor = 0
+    for old, new in edits:
+        text = editor.text(URI)
+        start = text.index(old)
+        cursor = editor.replace(URI, start, start + len(old), new)
+    state = editor.session.documents[URI]
+    request = SuggestRequest(URI, state.document.version, cursor)
+    return SuggestContext.for_request(editor.session, request, state, SuggestionKinds(), frozenset())
+
+
+def _rb_at(context: SuggestContext, call: str, examples: int = 1, sites: int = 2) -> Candidate:
+    """The candidate adding ``, "rb"`` to ``call`` (e.g. ``open(c``), newest edit as its example."""
+    at = context.text.index(call) + len(call)
+    return Candidate(
+        kind="edit",
+        uri=URI,
+        edits=(TextEditCp(at, at, RB),),
+        score=0.5,
+        suggester="repeat",
+        evidence=(),
+        fingerprint=f"repeat:{at}",
+        features=replace(CandidateFeatures(), examples=examples, sites=sites),
+        example_seq=context.edits[-1].seq,
+    )
+
+
+def test_repeats_of_the_change_count_as_done_though_the_rule_has_one_example() -> None:
+    twice = _session(("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+    once = _session(("open(b)", "open(b" + RB + ")"))
+    # the rule saw one example either way; the session shows the change made twice
+    assert history_features(twice, _rb_at(twice, "open(c"))["rule_done_share"] == 2 / 4
+    assert history_features(once, _rb_at(once, "open(c"))["rule_done_share"] == 1 / 3
+
+
+def test_a_change_never_made_counts_only_the_rules_examples() -> None:
+    context = _session(("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+    at = context.text.index("open(c")
+    other = replace(_rb_at(context, "open(c", examples=3, sites=1), edits=(TextEditCp(at, at + 4, "load"),))
+    assert history_features(context, other)["rule_done_share"] == 3 / 4
+
+
+def test_a_site_further_down_a_downward_sweep_is_ahead_and_one_left_above_is_not() -> None:
+    context = _session(("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+    assert history_features(context, _rb_at(context, "open(c"))["ahead_of_sweep"] == 1.0
+    assert history_features(context, _rb_at(context, "open(e"))["ahead_of_sweep"] == 0.0
+
+
+def test_an_upward_sweep_is_ahead_above() -> None:
+    context = _session(("open(b)", "open(b" + RB + ")"), ("open(a)", "open(a" + RB + ")"))
+    assert history_features(context, _rb_at(context, "open(e"))["ahead_of_sweep"] == 1.0
+    assert history_features(context, _rb_at(context, "open(c"))["ahead_of_sweep"] == 0.0
+
+
+def test_one_repeat_is_no_sweep() -> None:
+    context = _session(("open(b)", "open(b" + RB + ")"))
+    assert "ahead_of_sweep" not in history_features(context, _rb_at(context, "open(c"))
+
+
+def test_a_site_next_to_a_hand_made_edit_is_near_another_edit() -> None:
+    reworked = _session(("open(a)", "open(a" + RB + ")"), ("return v", "return (v"), ("open(b)", "open(b" + RB + ")"))
+    assert history_features(reworked, _rb_at(reworked, "open(c"))["near_other_edit"] == 1.0
+
+
+def test_the_changes_own_repeats_and_a_far_edit_are_not_near_another_edit() -> None:
+    # the repeats sit on the lines just above the site; the other edit six lines up
+    context = _session(("k3 = 3", "k3 = 33"), ("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+    assert history_features(context, _rb_at(context, "open(c"))["near_other_edit"] == 0.0
+
+
+def test_no_history_or_another_document_reads_nothing() -> None:
+    fresh = _session()
+    assert history_features(fresh, _no_example(fresh)) == {}
+    context = _session(("open(b)", "open(b" + RB + ")"))
+    elsewhere = replace(_rb_at(context, "open(c"), uri="file:///w/other.py")
+    assert history_features(context, elsewhere) == {}
+
+
+def _no_example(context: SuggestContext) -> Candidate:
+    at = context.text.index("open(c") + len("open(c")
+    return Candidate("edit", URI, (TextEditCp(at, at, RB),), 0.5, "repeat", (), "repeat:x")
+
+
+def test_the_history_features_reach_the_models_vector() -> None:
+    context = _session(("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+    candidate = _rb_at(context, "open(c")
+    vector = feature_vector(candidate, request_features(context, candidate))
+    assert vector["rule_done_share"] == 0.5
+    assert vector["ahead_of_sweep"] == 1.0
+    assert vector["near_other_edit"] == 0.0
+
+
+_WORDS = st.text(alphabet="ab(), ", max_size=6)
+
+
+@given(_WORDS, _WORDS, _WORDS, _WORDS)
+def test_the_same_change_reads_alike_whatever_surrounds_it(pre: str, post: str, old: str, new: str) -> None:
+    """Text shared around a change is not part of it: when ``old`` and
+    ``new`` differ at both ends, the change read off ``pre+old+post ->
+    pre+new+post`` is ``old -> new`` itself (blanks at its ends stripped)."""
+    assume(old and new and old[0] != new[0] and old[-1] != new[-1])
+    assert changed_part(pre + old + post, pre + new + post) == (old.strip(), new.strip())
+
+
+@given(_WORDS, _WORDS)
+def test_the_changed_part_lies_within_each_side(old: str, new: str) -> None:
+    removed, inserted = changed_part(old, new)
+    assert removed in old and inserted in new
+    assert (removed, inserted) == ("", "") or old != new
