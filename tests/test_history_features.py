@@ -22,6 +22,7 @@ from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text.affixes import changed_part
 from tests.helpers.session import Editor
+from tests.helpers.suggesters import repeat_candidate
 
 URI = "file:///w/read.py"
 
@@ -54,17 +55,7 @@ def _session(*edits: tuple[str, str]) -> SuggestContext:
 def _rb_at(context: SuggestContext, call: str, examples: int = 1, sites: int = 2) -> Candidate:
     """The candidate adding ``, "rb"`` to ``call`` (e.g. ``open(c``), newest edit as its example."""
     at = context.text.index(call) + len(call)
-    return Candidate(
-        kind="edit",
-        uri=URI,
-        edits=(TextEditCp(at, at, RB),),
-        score=0.5,
-        suggester="repeat",
-        evidence=(),
-        fingerprint=f"repeat:{at}",
-        features=replace(CandidateFeatures(), examples=examples, sites=sites),
-        example_seq=context.edits[-1].seq,
-    )
+    return repeat_candidate(context, at, at, RB, features=replace(CandidateFeatures(), examples=examples, sites=sites))
 
 
 def test_repeats_of_the_change_count_as_done_though_the_rule_has_one_example() -> None:

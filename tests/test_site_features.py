@@ -16,11 +16,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TextEditCp
+from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest
 from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.suggest.site_features import line_closed, site_features
 from nextedit.suggest.suggester import SuggestContext
 from tests.helpers.session import Editor
+from tests.helpers.suggesters import repeat_candidate
 
 URI = "file:///w/read.py"
 
@@ -40,16 +41,7 @@ def _after(edit: tuple[str, str]) -> SuggestContext:
 
 
 def _candidate(context: SuggestContext, start: int, end: int, new: str, example_seq: int | None = None) -> Candidate:
-    return Candidate(
-        kind="edit",
-        uri=URI,
-        edits=(TextEditCp(start, end, new),),
-        score=0.5,
-        suggester="repeat",
-        evidence=(),
-        fingerprint=f"repeat:{start}",
-        example_seq=context.edits[-1].seq if example_seq is None else example_seq,
-    )
+    return repeat_candidate(context, start, end, new, example_seq=example_seq)
 
 
 def test_a_mid_line_change_repeated_mid_line_agrees_and_as_a_new_line_does_not() -> None:
