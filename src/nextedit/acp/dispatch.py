@@ -315,9 +315,10 @@ def did_change(agent: Agent, params: Any) -> None:
     session = agent.session(p.session_id)
     if session.did_change(p.uri, p.version, p.changes()):
         agent.settle_moved_on(p.session_id, p.uri, p.version)
-        agent.halt_parses(p.session_id, p.uri)
         if session.parse_pending(p.uri):  # the re-parse goes into the pause before the next suggest
-            agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))
+            agent.queue_parse(p.session_id, p.uri, session.parse_ahead_delay(p.uri))  # halts the older job
+        else:
+            agent.halt_parses(p.session_id, p.uri)
 
 
 def did_close(agent: Agent, params: Any) -> None:

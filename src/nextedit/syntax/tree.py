@@ -199,8 +199,8 @@ class SyntaxTree:
                 self._structure = object()
             self._pending = None
             self._ahead = None
-            # nothing stale before a document's first parse
-            self._stale = edited if self._tree_source and self._base is None else None
+            # nothing stale before a document's first parse, nor after a re-open's
+            self._stale = edited if self._keeps_stale_view else None
             self._base = None
             self._tree = swapped
             self._tree_source = source
@@ -253,7 +253,7 @@ class SyntaxTree:
         has done already (what a front end's parse ahead is for)."""
         if self._pending is None or self._ahead is not None:
             return False
-        if self._base is not None or not self._tree_source:
+        if not self._keeps_stale_view:  # a first parse or a re-open's: no token swap serves it
             return True
         return self._token_swap(self._pending[1]) is None
 
