@@ -213,3 +213,152 @@ def test_computing_in_a_thread_while_the_loop_types() -> None:
     tree = session.documents[URI].syntax
     assert tree is not None
     assert str(tree.root) == str(SyntaxTree.parse("python", document.source_bytes).root)
+
+
+# -- open documents left alone lend their last snapshot again ----------------
+
+OTHER = "file:///w/b.py"
+THIRD = "file:///w/c.py"
+
+
+def two_file_session() -> Session:
+    session = Session("t", kinds=SuggestionKinds(rename=True, jump=True))
+    session.did_open(URI, "python", 1, PYTHON)
+    session.did_open(OTHER, "python", 1, "from a import size\n\nprint(size)\n")
+    return session
+
+
+def test_a_document_left_alone_is_not_copied_again_and_any_change_retires_its_copy() -> None:
+    session = two_file_session()
+    first = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert first is not None
+    lent = first.workspace.documents[OTHER]
+    session.finish_suggest(first, first.compute())
+    again = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert again is not None and again.workspace.documents[OTHER] is lent
+    # while it is lent, another suggest gets its own copy
+    meanwhile = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert meanwhile is not None and meanwhile.workspace.documents[OTHER] is not lent
+    session.finish_suggest(again, again.compute())
+    session.finish_suggest(meanwhile, meanwhile.compute())
+
+    session.did_change(OTHER, 2, [TextChange(Range(Position(2, 6), Position(2, 10)), "area")])
+    work = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert work is not None
+    changed = work.workspace.documents[OTHER]
+    assert changed.document.text == "from a import size\n\nprint(area)\n"
+    assert [e.new_text for e in changed.history.edits()] == ["area"]
+    session.finish_suggest(work, work.compute())
+
+    session.did_focus(OTHER, 2, Position(0, 5), Range(Position(0, 0), Position(2, 0)))
+    work = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert work is not None
+    focused = work.workspace.documents[OTHER]
+    assert focused.focus is not None and focused.focus.cursor_cp == 5
+    session.finish_suggest(work, None)  # an answer dropped still hands the snapshot back
+    work = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert work is not None and work.workspace.documents[OTHER] is focused
+
+    # handed back after a change it did not see: never lent again
+    session.did_change(OTHER, 3, [TextChange(Range(Position(0, 0), Position(0, 0)), "# b\n")])
+    session.finish_suggest(work, work.compute())
+    work = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert work is not None
+    assert work.workspace.documents[OTHER].document.text.startswith("# b\n")
+
+
+def test_a_snapshot_whose_work_the_document_took_is_not_lent_again() -> None:
+    """The live document then shares what the snapshot worked out (its parse,
+    its line index): a later change must never reach a suggest still reading it."""
+    session = two_file_session()
+    session.did_change(URI, 2, [TextChange(Range(Position(1, 4), Position(1, 8)), "total")])
+    work = session.prepare_suggest(URI, 2, Position(1, 9))
+    assert work is not None
+    session.finish_suggest(work, work.compute())  # the suggest re-parsed the edited document
+    again = session.prepare_suggest(URI, 2, Position(1, 9))
+    assert again is not None
+    assert again.workspace.documents[URI] is not work.workspace.documents[URI]
+
+
+def test_a_parse_ahead_taken_retires_the_copy() -> None:
+    session = two_file_session()
+    session.did_change(OTHER, 2, [TextChange(Range(Position(2, 6), Position(2, 10)), "area")])
+    work = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert work is not None
+    session.finish_suggest(work, work.compute())
+    parse = session.prepare_parse(OTHER)
+    if parse is not None:  # the other document's edit awaits a parse nobody read
+        parse.run()
+        assert session.finish_parse(parse)
+        after = session.prepare_suggest(URI, 1, Position(1, 4))
+        assert after is not None
+        assert after.workspace.documents[OTHER] is not work.workspace.documents[OTHER]
+        syntax = after.workspace.documents[OTHER].syntax
+        assert syntax is not None and not syntax.reparse_pending
+
+
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("change"), st.integers(0, 2), st.integers(0, 60), st.integers(0, 60), texts),
+        st.tuples(st.just("focus"), st.integers(0, 2), st.integers(0, 60)),
+        st.tuples(st.just("suggest"), st.integers(0, 2), st.booleans()),
+        st.tuples(st.just("parse"), st.integers(0, 2)),
+    ),
+    max_size=25,
+)
+
+
+def fresh_reads(state) -> tuple:  # noqa: ANN001 - a DocumentState or a DocumentSnapshot
+    syntax = state.syntax.snapshot() if state.syntax is not None else None
+    return (
+        reads(Document(state.uri, "python", state.document.version, state.document.text)),
+        state.focus,
+        state.history.snapshot(state.document.snapshot()).edits(),
+        str(syntax.root) if syntax is not None else None,
+    )
+
+
+def snapshot_reads(snapshot) -> tuple:  # noqa: ANN001 - a DocumentSnapshot
+    syntax = snapshot.syntax
+    return (
+        reads(snapshot.document),
+        snapshot.focus,
+        snapshot.history.edits(),
+        str(syntax.root) if syntax is not None else None,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(operations)
+def test_every_suggest_reads_every_open_document_as_it_is(ops: list) -> None:
+    """Whatever was changed, focused, parsed ahead or suggested before, each
+    document a suggest reads — lent again or copied anew — reads what the live
+    document reads at that moment."""
+    uris = [URI, OTHER, THIRD]
+    session = Session("t", kinds=SuggestionKinds(rename=True, jump=True))
+    for uri in uris:
+        session.did_open(uri, "python", 1, PYTHON)
+    for op in ops:
+        uri = uris[op[1]]
+        state = session.documents[uri]
+        version = state.document.version
+        if op[0] == "change":
+            apply_to = state.document
+            n = len(apply_to)
+            start, end = sorted((min(op[2], n), min(op[3], n)))
+            rng = Range(apply_to.position_at(start, UTF16), apply_to.position_at(end, UTF16))
+            session.did_change(uri, version + 1, [TextChange(rng, op[4])])
+        elif op[0] == "focus":
+            cursor = state.document.position_at(min(op[2], len(state.document)), UTF16)
+            session.did_focus(uri, version, cursor, Range(Position(0, 0), cursor))
+        elif op[0] == "parse":
+            parse = session.prepare_parse(uri)
+            if parse is not None:
+                parse.run()
+                session.finish_parse(parse)
+        else:
+            work = session.prepare_suggest(uri, version, Position(0, 0))
+            assert work is not None
+            for other, snapshot in work.workspace.documents.items():
+                assert snapshot_reads(snapshot) == fresh_reads(session.documents[other])
+            session.finish_suggest(work, work.compute() if op[2] else None)

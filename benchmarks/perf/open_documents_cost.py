@@ -18,7 +18,7 @@ import time
 
 from nextedit.session import Session
 from nextedit.suggest.model import SuggestionKinds
-from nextedit.text import Position, PositionEncoding
+from nextedit.text import Position, PositionEncoding, Range, TextChange
 
 _TEXT = "def f(count):\n    return count + count\n" * 20
 
@@ -38,15 +38,33 @@ def prepare_and_finish_ms(documents: int, runs: int) -> float:
     return statistics.median(times)
 
 
+def suggest_after_edit_ms(documents: int, runs: int) -> float:
+    """Median thread CPU (ms) of a whole suggest (the engine computing) after an
+    edit of the request document, with ``documents`` open and left alone."""
+    session = Session("bench", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(rename=True, jump=True))
+    for i in range(documents):
+        session.did_open(f"file:///w/m{i}.py", "python", 1, _TEXT)
+    uri, names, version = "file:///w/m0.py", ("count", "total"), 1
+    times = []
+    for run in range(runs):
+        old, new = names[run % 2], names[(run + 1) % 2]
+        version += 1  # rename the first parameter back and forth: a fresh edit every time
+        session.did_change(uri, version, [TextChange(Range(Position(0, 6), Position(0, 6 + len(old))), new)])
+        start = time.thread_time()
+        session.suggest(uri, version, Position(0, 6 + len(new)))
+        times.append((time.thread_time() - start) * 1000)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", default="1,10,50,200")
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
-    print("| open documents | prepare + finish, thread CPU p50 ms |")
-    print("|---:|---:|")
+    print("| open documents | prepare + finish, thread CPU p50 ms | suggest after an edit, thread CPU p50 ms |")
+    print("|---:|---:|---:|")
     for n in (int(x) for x in args.documents.split(",")):
-        print(f"| {n} | {prepare_and_finish_ms(n, args.runs):.3f} |")
+        print(f"| {n} | {prepare_and_finish_ms(n, args.runs):.3f} | {suggest_after_edit_ms(n, args.runs):.3f} |")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ off its event loop while it keeps applying changes:
    the version rule, then a :class:`SuggestWork` holding a snapshot of every
    open document — O(history): the text is shared (``str``/``bytes`` are
    immutable), a pending re-parse goes with a copy of the edited tree, the
-   history's entries are copied — with the rejected fingerprints, the rules
-   dismissed and the feedback counts as they are now;
+   history's entries are copied; a document left alone since the last
+   suggest lends that suggest's snapshot again
+   (:meth:`DocumentState.snapshot`) — with the rejected fingerprints, the
+   rules dismissed and the feedback counts as they are now;
 2. :meth:`SuggestWork.compute` (any thread, one at a time per session): the
    engine on the snapshot, then positions in the session's encoding; it
    polls ``cancelled()`` and stops at the engine's next check. When the
@@ -124,32 +126,87 @@ class FocusInfo:
 
 @dataclass
 class DocumentState:
-    """One open document with everything the engine knows about it."""
+    """One open document with everything the engine knows about it.
+
+    Every change to it goes through its methods (:meth:`apply_changes`,
+    :meth:`focus_on`, :meth:`adopt_parse`, :meth:`adopt`): each one retires
+    the snapshot it keeps for reuse (:meth:`snapshot`).
+    """
 
     document: Document
     language: str | None
     syntax: SyntaxTree | None
     history: EditHistory
     focus: FocusInfo | None = None
+    # bumped by every change: a snapshot taken before it no longer reads this document
+    _generation: int = field(default=0, repr=False, compare=False)
+    # a snapshot a finished suggest handed back untouched, at the current generation
+    _idle: DocumentSnapshot | None = field(default=None, repr=False, compare=False)
 
     @property
     def uri(self) -> str:
         return self.document.uri
 
     def snapshot(self) -> DocumentSnapshot:
-        """This document as it is now, for the engine on another thread."""
+        """This document as it is now, for the engine on another thread.
+
+        A document nothing happened to since a suggest read it lends that
+        suggest's snapshot again, once (it comes back through :meth:`adopt`),
+        so a suggest costs nothing for each open document left alone: an
+        editor keeps dozens open. Two computations never share one.
+        """
+        idle, self._idle = self._idle, None
+        if idle is not None:
+            return idle
         document = self.document.snapshot()
         syntax = self.syntax.snapshot() if self.syntax is not None else None
         return DocumentSnapshot(
-            document, self.language, syntax, self.history.snapshot(document), self.focus, origin=self
+            document,
+            self.language,
+            syntax,
+            self.history.snapshot(document),
+            self.focus,
+            origin=self,
+            generation=self._generation,
         )
 
     def adopt(self, snapshot: DocumentSnapshot) -> None:
-        """Keep what the engine worked out on ``snapshot`` where nothing changed since."""
-        self.document.adopt(snapshot.document)
+        """Keep what the engine worked out on ``snapshot`` where nothing changed since.
+
+        A snapshot that gave nothing back and is still current reads exactly
+        as a new one would: it is kept for the next suggest (:meth:`snapshot`).
+        """
+        took = self.document.adopt(snapshot.document)
         if self.syntax is not None and snapshot.syntax is not None:
-            self.syntax.adopt(snapshot.syntax)
-        self.history.adopt(snapshot.history)
+            took = self.syntax.adopt(snapshot.syntax) or took
+        took = self.history.adopt(snapshot.history) or took
+        if took:
+            self._changed()
+        elif snapshot.generation == self._generation:
+            self._idle = snapshot
+
+    def apply_changes(self, changes: Sequence[TextChange], version: int, encoding: PositionEncoding) -> None:
+        """The editor's changes, in order, to the text, the tree and the history."""
+        self._changed()
+        applied = self.document.apply_changes(changes, version, encoding)
+        if self.syntax is not None and applied:
+            self.syntax.apply_edits(applied, self.document.source_bytes)
+        self.history.record(applied, self.document)
+
+    def focus_on(self, focus: FocusInfo) -> None:
+        self._changed()
+        self.focus = focus
+
+    def adopt_parse(self, syntax: SyntaxTree) -> bool:
+        """Take the tree a parse ahead made on ``syntax`` (this document's syntax snapshot), if still wanted."""
+        if self.syntax is None or not self.syntax.adopt(syntax):
+            return False
+        self._changed()
+        return True
+
+    def _changed(self) -> None:
+        self._generation += 1
+        self._idle = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +219,8 @@ class DocumentSnapshot:
     history: EditHistory
     focus: FocusInfo | None
     origin: DocumentState = field(repr=False, compare=False)
+    # the origin's generation when taken (:meth:`DocumentState.adopt` keeps a current one)
+    generation: int = field(default=0, repr=False, compare=False)
 
     @property
     def uri(self) -> str:
@@ -495,10 +554,7 @@ class Session:
                 state.document.version,
             )
             return False
-        applied = state.document.apply_changes(changes, version, self.encoding)
-        if state.syntax is not None and applied:
-            state.syntax.apply_edits(applied, state.document.source_bytes)
-        state.history.record(applied, state.document)
+        state.apply_changes(changes, version, self.encoding)
         return True
 
     def did_close(self, uri: str) -> None:
@@ -539,13 +595,7 @@ class Session:
         """Give the live document the tree ``work`` parsed, if it is still the
         same document and did not change since; True when it took it."""
         state = self.documents.get(work.uri)
-        kept = (
-            not self.closed
-            and work.parsed
-            and state is work.origin
-            and state.syntax is not None
-            and state.syntax.adopt(work.syntax)
-        )
+        kept = not self.closed and work.parsed and state is work.origin and state.adopt_parse(work.syntax)
         log.debug("parse ahead of %s: tree %s", work.uri, "kept" if kept else "dropped")
         return kept
 
@@ -557,10 +607,12 @@ class Session:
         if state is None or version != state.document.version:
             return
         document = state.document
-        state.focus = FocusInfo(
-            version,
-            document.offset_at(position, self.encoding),
-            document.range_offsets(visible, self.encoding),
+        state.focus_on(
+            FocusInfo(
+                version,
+                document.offset_at(position, self.encoding),
+                document.range_offsets(visible, self.encoding),
+            )
         )
 
     # -- suggestions -----------------------------------------------------------
