@@ -549,11 +549,13 @@ def rule_features(
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     shape: Shape = "insert" if n_old == 0 else "delete" if n_new == 0 else "replace"
     family = "line" if info.get("line_rule") else ("anti-unified" if rule.evidence >= 2 else "tokens")
+    if info.get("sweep"):
+        family = "sweep"  # too generic to list: its next sites in the examples' sweep
     return CandidateFeatures(
         family=family,
         examples=rule.evidence,
         source_age=proposal.age,
-        sites=len(proposal.sites),
+        sites=info.get("sweep_sites", len(proposal.sites)),
         site_rank=site_rank,
         passed_over=info.get("passed_over", 0),
         specificity=literal_specificity(rule),
