@@ -29,7 +29,10 @@ insertion or deletion seen only once, an identifier grown into another — the
 rename suggester's job) or matches too many sites to be a targeted change —
 unless the developer made that very change three times in a row, each
 below (or above) the last: then the next match in that direction is offered
-(the synthesis's walk). A site is never offered where the change would
+(the synthesis's walk); or two edits agreed on it, and then its next
+sites in the direction the developer went from one to the other are
+offered (the synthesis's sweep, family ``sweep``, with the site count it
+knows for the ranker). A site is never offered where the change would
 delete a parameter the function still reads or an import the file still
 uses (:mod:`nextedit.suggest.imports`): the developer kept those on purpose.
 

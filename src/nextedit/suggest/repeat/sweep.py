@@ -112,7 +112,7 @@ class Sweep:
         else:
             # read upwards in growing stretches: a rule of a few characters
             # matches all over the text, and the nearest few are close
-            for reach in (_SWEEP_REACH // 8, _SWEEP_REACH):
+            for reach in (_SWEEP_REACH // 40, _SWEEP_REACH // 8, _SWEEP_REACH):
                 tail = deque(self._sites(rule, max(0, newest.start - reach), newest.start), maxlen=_SWEEP_READ)
                 if len(tail) == _SWEEP_READ or newest.start <= reach:
                     break

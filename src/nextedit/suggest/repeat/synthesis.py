@@ -35,7 +35,13 @@ How a rule is chosen (precision first):
 * a rule matching more sites than its limit is too generic to list, unless
   the developer is walking through the file making that very change
   (:class:`_Walk`: three times in a row, each past the last, none skipped):
-  then its one site is the next match in that direction.
+  then its one site is the next match in that direction;
+* a rule of two agreeing examples that is too generic to list — over its
+  limit, or with only punctuation or a keyword for fixed text — is tried
+  once none of its source's rules has sites to list: its next sites past the
+  newest example, in the direction the developer went from the other
+  (:mod:`nextedit.suggest.repeat.sweep`), unless a match between them was
+  left unchanged.
 
 Cost is bounded by the edit and the number of matches, never by the file: the
 context window is clipped to ``_WINDOW_CHARS`` around the edit; sites are
