@@ -90,3 +90,14 @@ def test_a_rule_over_its_limit_offers_the_next_function_with_its_site_count_for_
     features = rule_features(proposal, 0)
     assert features.family == "sweep"
     assert features.sites > 60  # more than the limit: the ranker prices the rule's generality
+
+
+def test_a_rule_of_the_source_that_lists_its_sites_comes_before_a_sweep() -> None:
+    lines = "".join(f"    r{i} = self.handle_{i}(x{i})\n" for i in range(80))
+    text, edits = lines, []
+    for seq, i in enumerate((10, 11), 1):
+        at = text.index(f"handle_{i}(") + len(f"handle_{i}(")
+        text = text[:at] + "ctx, " + text[at:]
+        edits.append(PastEdit(at, "", "ctx, ", seq))
+    proposals = _proposals(text, edits)
+    assert proposals and not any(p.rule.info.get("sweep") for p in proposals)
