@@ -758,14 +758,6 @@ def acceptable(rule: Rule) -> bool:
     return verdict
 
 
-def generic(rule: Rule) -> bool:
-    """The rule states a change well enough (:func:`acceptable` but for its
-    fixed text) yet carries too little identifier or string text to say where
-    it applies (``)`` -> ``, ctx)``): only a sweep of agreeing examples
-    (:mod:`nextedit.suggest.repeat.sweep`) may place it."""
-    return _acceptable(rule.info) and literal_specificity(rule) < MIN_LITERAL
-
-
 def _acceptable(info: dict) -> bool:
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):

@@ -29,10 +29,7 @@ insertion or deletion seen only once, an identifier grown into another — the
 rename suggester's job) or matches too many sites to be a targeted change —
 unless the developer made that very change three times in a row, each
 below (or above) the last: then the next match in that direction is offered
-(the synthesis's walk); or two edits agreed on it, and then its next
-sites in the direction the developer went from one to the other are
-offered (the synthesis's sweep, family ``sweep``, with the site count it
-knows for the ranker). A site is never offered where the change would
+(the synthesis's walk). A site is never offered where the change would
 delete a parameter the function still reads or an import the file still
 uses (:mod:`nextedit.suggest.imports`): the developer kept those on purpose.
 
@@ -552,13 +549,11 @@ def rule_features(
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     shape: Shape = "insert" if n_old == 0 else "delete" if n_new == 0 else "replace"
     family = "line" if info.get("line_rule") else ("anti-unified" if rule.evidence >= 2 else "tokens")
-    if info.get("sweep"):
-        family = "sweep"  # too generic to list: its next sites in the examples' sweep
     return CandidateFeatures(
         family=family,
         examples=rule.evidence,
         source_age=proposal.age,
-        sites=info.get("sweep_sites", len(proposal.sites)),
+        sites=len(proposal.sites),
         site_rank=site_rank,
         passed_over=info.get("passed_over", 0),
         specificity=literal_specificity(rule),

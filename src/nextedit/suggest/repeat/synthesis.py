@@ -35,13 +35,7 @@ How a rule is chosen (precision first):
 * a rule matching more sites than its limit is too generic to list, unless
   the developer is walking through the file making that very change
   (:class:`_Walk`: three times in a row, each past the last, none skipped):
-  then its one site is the next match in that direction;
-* a rule of two agreeing examples that is too generic to list — over its
-  limit, or with only punctuation or a keyword for fixed text — is tried
-  once none of its source's rules has sites to list: its next sites past the
-  newest example, in the direction the developer went from the other
-  (:mod:`nextedit.suggest.repeat.sweep`), unless a match between them was
-  left unchanged.
+  then its one site is the next match in that direction.
 
 Cost is bounded by the edit and the number of matches, never by the file: the
 context window is clipped to ``_WINDOW_CHARS`` around the edit; sites are
@@ -73,12 +67,9 @@ callback stands in for them), LSP/ACP or position encodings.
 from __future__ import annotations
 
 import functools
-import itertools
-import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
-from nextedit.frozen import evolve
 from nextedit.suggest.repeat.examples import EditExample, ExampleMemory, example_from_edit
 
 # re-exported: imported from here by callers and tests
@@ -89,7 +80,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import MadeRules, acceptable, generic, literal_specificity, made_rules
+from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
@@ -101,7 +92,6 @@ from nextedit.suggest.repeat.sites import (
     scan_sites_reach,
     sites_in,
 )
-from nextedit.suggest.repeat.sweep import SWEEP_SITES, Sweep
 
 __all__ = [
     "EditExample",
@@ -122,8 +112,6 @@ _MAX_SITES_TWO_EXAMPLES = 60
 _WALK_EDITS = 3
 _WALK_REACH = 20_000
 _WALK_TRIES = 8
-# a rule of agreeing examples too generic to list offers its next sites in their sweep (:mod:`.sweep`)
-_SWEEP = os.environ.get("NEXTEDIT_SWEEP", "1") != "0"
 # rules scanned per request
 _MAX_RULE_SCANS = 150
 # fixed identifier/string text a rule should carry to be tried before vaguer ones
@@ -181,7 +169,6 @@ def synthesize(
     # the same edit many times: a pattern is searched once per request
     search = _Search(text, exclude, cancelled, memory)
     walk = _Walk.of(text, recent, exclude, cancelled)
-    sweep = Sweep(text, recent, exclude, cancelled) if _SWEEP else None
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
         age = len(sources) - 1 - idx
@@ -194,60 +181,36 @@ def synthesize(
         steps, longest = _plan(made)
         if not (max_proposals == 1 and age):
             search.longest_literals_first(longest)
-        # rules too generic to list (over their limit, or vague), tried for a
-        # sweep once none of the source's rules has sites to list
-        deferred: list[tuple[Rule, int, str | None, bool, bool]] = []
-        for rule, limit, holder, vague, late in itertools.chain(((*st, False) for st in steps), deferred):
+        for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
-            if vague and not late:
-                if sweep is not None and rule.evidence >= 2:
-                    deferred.append((rule, limit, holder, vague, True))
-                continue  # too little fixed text: only a sweep of agreeing examples places it
-            if not (late and not vague):  # a rule found over its limit needs no second search
-                scans += 1
-                if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
-                    return proposals
-                if (holder is not None and holder in search.too_many_literals(limit)) or search.inside_too_many(
-                    rule, limit
-                ):
-                    found, complete = None, True
-                elif search.holds_an_absent_literal(rule):
-                    continue
-                else:
-                    found, complete = search.sites(rule, limit)
+            scans += 1
+            if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
+                return proposals
+            if (holder is not None and holder in search.too_many_literals(limit)) or search.inside_too_many(
+                rule, limit
+            ):
+                found, complete = None, True
+            elif search.holds_an_absent_literal(rule):
+                continue
             else:
-                found = None
+                found, complete = search.sites(rule, limit)
             walked = False
-            if found is None and walk is not None and age == 0 and not late:
+            if found is None and walk is not None and age == 0:
                 # too many sites to be a targeted change, unless the developer
                 # is walking down the file making it: then the next one
                 step = walk.next_site(rule)
                 found, complete = ([step], False) if step is not None else (None, complete)
                 walked = step is not None
-            if found is None and not walked and not late and sweep is not None and rule.evidence >= 2:
-                deferred.append((rule, limit, holder, vague, True))
-                continue
-            swept = None
-            if late and sweep is not None:
-                # too generic to list: the next sites the examples' sweep reaches
-                here = made.here(rule)
-                count = len(found) if found is not None else limit + 1
-                swept = sweep.order(here, found) if found is not None else sweep.next_sites(here)
-                if swept is None:
-                    continue
-                found, complete = swept[0], False
             if not found:  # none, or more than the limit
                 continue
             rule = made.here(rule)  # stating its examples where they stand now
-            if swept is not None:  # a copy: the rule's own info is shared with later requests
-                rule = evolve(rule, info={**rule.info, "sweep": True, "sweep_sites": count})
             sites = list(found)
             if category is not None:
                 sites = same_category(sites, rule, category, example_category)
                 if not sites:
                     continue
-            passed = _passed_over(rule, sites, top_down) if swept is None else swept[1]
+            passed = _passed_over(rule, sites, top_down)
             rule.info["passed_over"] = passed
             if passed and max_proposals == 1:
                 continue
@@ -255,10 +218,7 @@ def synthesize(
             if key in seen_rules:
                 break  # an older example of a rule already proposed
             seen_rules.add(key)
-            if swept is None:
-                sites.sort(key=lambda st: (st.start < cursor, st.start))
-            else:
-                sites = sites[:SWEEP_SITES]  # in the sweep's direction, nearest first
+            sites.sort(key=lambda st: (st.start < cursor, st.start))
             score = rule.evidence * 2.0 + min(rule.specificity, 10.0) / 5.0 - 0.5 * age
             proposals.append(Proposal(rule, tuple(sites), score, complete, age))
             if walked and walk is not None:
@@ -437,7 +397,7 @@ class _Search:
         return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, {})))
 
 
-def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None, bool]], list[tuple[int, Rule]]]:
+def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
     """A source's acceptable rules in the order they are tried — a rule with
     enough fixed text first, a vaguer one only when none has sites — each
     with its limit and the longest literal rule's text of that limit when
@@ -457,9 +417,7 @@ def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None, bool]], li
             limit = _limit(rule)
             literal, holder = rule.plain_literal, longest_text.get(limit)
             held = literal is not None and holder is not None and _holds(holder, literal)
-            steps.append((rule, limit, holder if held else None, False))
-        # too little fixed text: last, for a sweep only (their own limit, never held)
-        steps.extend((rule, _limit(rule), None, True) for rule in made.rules if rule.evidence >= 2 and generic(rule))
+            steps.append((rule, limit, holder if held else None))
         plan = made.derived["plan"] = (steps, longest)
     return plan  # type: ignore[return-value]
 
