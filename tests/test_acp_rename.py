@@ -245,37 +245,50 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
             for start, end in spans
         ), (first, spans)
     else:
-        assert first["kind"] == "edit", first
-        assert apply_edits(edited, first["edits"], encoding) == expected
+        # an edit renames one occurrence; applied, the next request offers the next one
+        assert first["kind"] == "edit" and len(first["edits"]) == 1, first
     assert all(s["kind"] in {"edit", "rename"} for s in suggestions)  # no jump/searchAndReplace: not advertised
 
     # accepting it is recorded; once all occurrences match there is nothing more to say
     acp.notify("nes/accept", {"sessionId": sid, "id": first["id"]})
     if not rename_kind:
-        edits = [
-            {"range": e["range"], "text": e["newText"]}
-            for e in sorted(
-                first["edits"],
-                key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
-                reverse=True,
-            )
-        ]
-        acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": 3, "contentChanges": edits})
-        again = acp.call(
-            "nes/suggest",
-            {
-                "sessionId": sid,
-                "uri": uri,
-                "version": 3,
-                "position": to_position(expected, cursor_cp, encoding),
-                "triggerKind": "automatic",
-            },
-        )
+        text, version, offered = edited, 2, first
+        for _ in remaining_sites(annotated):
+            text = _apply_one(acp, sid, uri, text, version + 1, offered, encoding)
+            version += 1
+            again = _suggest(acp, sid, uri, version, to_position(text, cursor_cp, encoding))
+            if text == expected:
+                break
+            assert again and again[0]["kind"] == "edit" and len(again[0]["edits"]) == 1, again
+            offered = again[0]
+        assert text == expected
         assert not [
-            s
-            for s in again["result"]["suggestions"]
-            if s["kind"] == "rename" or any(e["newText"] in (OLD, NEW) for e in s.get("edits", []))
+            s for s in again if s["kind"] == "rename" or any(e["newText"] in (OLD, NEW) for e in s.get("edits", []))
         ], again
+
+
+def _suggest(acp: RpcProcess, sid: str, uri: str, version: int, position: dict[str, int]) -> list[dict[str, Any]]:
+    answer = acp.call(
+        "nes/suggest",
+        {"sessionId": sid, "uri": uri, "version": version, "position": position, "triggerKind": "automatic"},
+    )
+    return answer["result"]["suggestions"]
+
+
+def _apply_one(
+    acp: RpcProcess, sid: str, uri: str, text: str, version: int, suggestion: dict[str, Any], encoding: str
+) -> str:
+    """Apply ``suggestion``'s edits as the editor would (a didChange) and return the new text."""
+    edits = [
+        {"range": e["range"], "text": e["newText"]}
+        for e in sorted(
+            suggestion["edits"],
+            key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+            reverse=True,
+        )
+    ]
+    acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": version, "contentChanges": edits})
+    return apply_edits(text, suggestion["edits"], encoding)
 
 
 def test_rename_from_a_use_site(acp: RpcProcess) -> None:
@@ -317,7 +330,17 @@ def test_rename_from_a_use_site(acp: RpcProcess) -> None:
     )
     suggestions = answer["result"]["suggestions"]
     assert suggestions and suggestions[0]["kind"] == "edit", answer
-    assert apply_edits(edited, suggestions[0]["edits"], "utf-16") == expected
+    # one occurrence per suggestion: the definition and the other uses, in turn
+    text, version, offered = edited, 2, suggestions[0]
+    for _ in range(annotated.count("$R")):
+        text = _apply_one(acp, sid, uri, text, version + 1, offered, "utf-16")
+        version += 1
+        if text == expected:
+            break
+        following = _suggest(acp, sid, uri, version, to_position(text, edit_cp + len(NEW), "utf-16"))
+        assert following and following[0]["kind"] == "edit", following
+        offered = following[0]
+    assert text == expected
 
 
 def test_rejected_rename_is_not_offered_again(acp: RpcProcess) -> None:

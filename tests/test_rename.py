@@ -303,7 +303,7 @@ def _first_suggestion_after_hunk(text: str, upto: str, hunk: str) -> str:
     """The Python file ``text`` once its start, up to ``upto``, is rewritten
     as ``hunk`` in one change and the first suggestion is applied."""
     uri = "file:///w/h.py"
-    editor = Editor()
+    editor = Editor(SuggestionKinds(rename=True))  # every occurrence at once
     editor.open(uri, "python", text)
     end = text.index(upto)
     editor.replace(uri, 0, end, hunk)
@@ -326,7 +326,7 @@ def test_big_hunk_renaming_a_name_on_every_line_is_still_a_rename():
     rows = "".join(f"    table.add(value, {i}, 'row {i}', value)\n" for i in range(70))
     text = f"def fill(table, value):\n{rows}    return value\n"
     uri = "file:///w/big_hunk.py"
-    editor = Editor()
+    editor = Editor(SuggestionKinds(rename=True))  # every occurrence at once
     editor.open(uri, "python", text)
     start = text.index("    table.add")
     end = text.index("    return")
@@ -418,7 +418,7 @@ def test_a_long_session_still_offers_the_rename_of_a_local():
         f"fn f{i}(x: i64) -> i64 {{\n    let mut total = 0;\n    total += x;\n    total\n}}\n\n" for i in range(13)
     )
     uri = "file:///w/long.rs"
-    editor = Editor()
+    editor = Editor(SuggestionKinds(rename=True))  # every occurrence at once
     editor.open(uri, "rust", functions)
     out = []
     for i in range(13):

@@ -126,7 +126,7 @@ fn build2() -> Other {
 }
 """
     uri = "file:///w/search.rs"
-    editor = Editor()
+    editor = Editor(SuggestionKinds(rename=True))  # every occurrence at once
     editor.open(uri, "rust", text)
     site = text.index("cmd_builder")
     cursor = editor.rename_at(uri, site, "cmd_builder", "command_builder")
@@ -135,7 +135,7 @@ fn build2() -> Other {
     result = apply_edits_to(editor.text(uri), out[0], ENC)
     assert "    command_builder.async_stderr(true);\n    Worker { command_builder, other: 1 }" in result
 
-    editor = Editor()
+    editor = Editor(SuggestionKinds(rename=True))  # every occurrence at once
     editor.open(uri, "rust", text)
     site = text.index("cmd = ")
     cursor = editor.rename_at(uri, site, "cmd", "builder")
@@ -265,3 +265,28 @@ def test_local_rename_never_reaches_other_documents():
     cursor = editor.rename_at("file:///w/lib.py", lib.index("value"), "value", "amount")
     out = editor.suggest("file:///w/lib.py", cursor)
     assert out and all(s.uri == "file:///w/lib.py" for s in out)
+
+
+def test_edit_fallback_offers_the_next_occurrence_after_the_cursor():
+    """Without ``rename``: one occurrence, the nearest after the cursor, not the
+    function's group (a developer switching some uses of a name to another
+    leaves the rest: a group is wrong as soon as one of them stays)."""
+    text = "def f(items):\n    a = len(items)\n    b = sorted(items)\n    return items\n"
+    uri = "file:///w/f.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, text.index("len(items)") + 4, "items", "values")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename" and out[0].kind == "edit"
+    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(2, "values")]
+
+
+def test_edit_fallback_past_the_last_occurrence_offers_the_one_before():
+    text = "def f(items):\n    a = len(items)\n    b = sorted(items)\n    return items\n"
+    uri = "file:///w/f.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    cursor = editor.rename_at(uri, text.index("return items") + 7, "items", "values")
+    out = editor.suggest(uri, cursor)
+    assert out and out[0].suggester == "rename" and out[0].kind == "edit"
+    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(2, "values")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding
-from tests.helpers.session import Editor, apply_edits_to
+from tests.helpers.session import Editor, apply_edits_to, apply_suggestion
 
 
 def parse_fixture(fixture: str) -> tuple[str, int, str, list[int]]:
@@ -70,6 +70,19 @@ def check(
     first = suggestions[0]
     assert first.suggester == "rename"
     assert first.kind == ("rename" if kinds.rename else "edit")
-    result = apply_edits_to(editor.text(uri), first, encoding)
-    assert result == expected_text(text, site, old, new, occurrences)
+    want = expected_text(text, site, old, new, occurrences)
+    if kinds.rename:
+        assert apply_edits_to(editor.text(uri), first, encoding) == want
+        return editor, first
+    # an ``edit`` fallback renames one occurrence; asked again, the next one
+    suggestion = first
+    for _ in occurrences:
+        assert suggestion.suggester == "rename" and suggestion.kind == "edit", suggestion
+        assert len(suggestion.edits) == 1, suggestion.edits
+        apply_suggestion(editor.session, suggestion)
+        following = editor.suggest(uri, cursor)
+        if not following:
+            break
+        suggestion = following[0]
+    assert editor.text(uri) == want
     return editor, first

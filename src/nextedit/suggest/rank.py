@@ -25,6 +25,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -67,7 +68,14 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     feature would lower every candidate of a long session for good
     (``benchmarks/results/quality-nohistory.md``). What the session says of
     the candidate's own change (how much of it is done, the direction of the
-    developer's sweep) is :func:`history_features`'."""
+    developer's sweep) is :func:`history_features`'.
+
+    A rename is read where its ``edit`` fallback renames (the next
+    occurrence), not at the binding's first occurrence in the file: that is
+    the site an editor without ``rename`` shows, and the one a developer
+    finishing the rename by hand goes to next."""
+    if candidate.fallback_edits:
+        candidate = dataclasses.replace(candidate, edits=candidate.fallback_edits)
     distance = line_distance(context, candidate)
     out = {
         "other_document": 1.0 if distance is None else 0.0,

@@ -2,8 +2,8 @@
 
 Owns what follows once the occurrences are known: field shorthands
 (``S { old }`` → ``S { old: new }``), the occurrence a diagnostic covers,
-the bounded group an ``edit`` fallback carries (the occurrences in one
-function), and the references to a file-level binding in the other open
+the one occurrence an ``edit`` fallback carries (the next after the
+cursor), and the references to a file-level binding in the other open
 documents of the same language family (bounded, and cached per document
 version).
 
@@ -163,56 +163,14 @@ def diagnosed_occurrence(context: SuggestContext, edits: Sequence[TextEditCp]) -
     return None
 
 
-# function-like nodes: the unit of a bounded fallback group
-_FUNCTION_TYPES = frozenset(
-    {
-        "function_definition",
-        "function_declaration",
-        "function_item",
-        "method_declaration",
-        "method_definition",
-        "constructor_declaration",
-        "function_expression",
-        "arrow_function",
-        "generator_function",
-        "generator_function_declaration",
-        "method",
-        "singleton_method",
-        "func_literal",
-    }
-)
-
-
-def fallback_group(state: DocumentStateView, edits: Sequence[TextEditCp], site_cp: int) -> list[TextEditCp]:
-    """The occurrences an ``edit`` fallback carries (see :mod:`nextedit.suggest.rename.suggester`)."""
-    if state.syntax is None or len(edits) <= 1:
-        return list(edits)
-    from nextedit.syntax import scopes
-
-    document = state.document
-
-    def function_span(cp: int) -> tuple[int, int] | None:
-        """The cp span of the function holding ``cp`` (byte offsets of node
-        boundaries convert exactly, and in order: compare cps, not bytes)."""
-        b = document.byte_offset_at(cp)
-        node = scopes.enclosing_node(state.syntax, b, b, _FUNCTION_TYPES)
-        if node is None:
-            return None
-        return document.cp_offset_at_byte(node.start_byte), document.cp_offset_at_byte(node.end_byte)
-
-    def inside(span: tuple[int, int], e: TextEditCp) -> bool:
-        return span[0] <= e.start_cp < span[1]
-
-    span = function_span(site_cp)
-    if span is not None:
-        group = [e for e in edits if inside(span, e)]
-        if group:
-            return group
-    nearest = min(edits, key=lambda e: abs(e.start_cp - site_cp))
-    span = function_span(nearest.start_cp)
-    if span is None:
-        return [nearest]
-    return [e for e in edits if inside(span, e)]
+def next_occurrence(edits: Sequence[TextEditCp], cursor_cp: int) -> TextEditCp:
+    """The one occurrence an ``edit`` fallback carries: the nearest at or
+    after the cursor (a developer finishing a rename by hand sweeps down from
+    the site they renamed), else the last before it. ``edits`` is not empty."""
+    after = [e for e in edits if e.start_cp >= cursor_cp]
+    if after:
+        return min(after, key=lambda e: e.start_cp)
+    return max(edits, key=lambda e: e.start_cp)
 
 
 def is_member(node: Node) -> bool:

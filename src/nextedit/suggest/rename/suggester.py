@@ -27,11 +27,13 @@ make(rule)``): silence. When occurrences between two renamed sites were
 skipped, only the next occurrence beyond the renamed span is offered.
 
 Without the client's ``rename`` kind the suggestion falls back to an
-``edit`` carrying a bounded group (``extra["fallback_edits"]``): the
-occurrences in the same function as the renamed site, else those in the
-function of the nearest occurrence (else that occurrence alone). An editor
-applying it and asking again gets the next group (NES style). ``rename``
-itself always carries every occurrence.
+``edit`` of one occurrence (``fallback_edits``): the one a diagnostic
+covers, else the nearest at or after the cursor (else the last before it).
+An editor applying it and asking again gets the next one (NES style), as the
+repeat suggester offers one site at a time: a developer often renames only
+some uses (a use re-pointed at another name, an external method swapped at a
+few calls), and a group of occurrences is wrong as soon as one of them was
+meant to stay. ``rename`` itself always carries every occurrence.
 
 Silence when: the edit is not an identifier change; ``OLD`` is a name the
 language predeclares (``grammars/<language>/builtins.txt``: Go's
@@ -84,8 +86,8 @@ from nextedit.suggest.rename.evidence import (
 from nextedit.suggest.rename.occurrences import (
     cross_file_edits,
     diagnosed_occurrence,
-    fallback_group,
     is_member,
+    next_occurrence,
     shorthand_fields,
     word_starts,
 )
@@ -220,13 +222,11 @@ class RenameSuggester:
             evidence += ("occurrences between renamed sites were skipped: only the next one",)
         if edits:
             target = min(edits, key=lambda e: abs(e.start_cp - ev.site_cp)).start_cp
-            focus_cp = ev.site_cp
             diagnosed = diagnosed_occurrence(context, edits)
             if diagnosed is not None:
                 # fix what the editor reports first (e.g. the now-undefined OLD)
-                focus_cp = diagnosed.start_cp
                 evidence += (f"fixes the diagnostic at line {document.line_of(diagnosed.start_cp) + 1}",)
-            fallback = fallback_group(state, edits, focus_cp)
+            fallback = [diagnosed] if diagnosed is not None else [next_occurrence(edits, context.cursor_cp)]
             member = _anchor_is_member(state, ev)
             candidates.append(
                 Candidate(
