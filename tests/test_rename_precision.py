@@ -4,6 +4,8 @@ evidence strings and diagnostics."""
 
 from __future__ import annotations
 
+import pytest
+
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.text import PositionEncoding, Range
 from tests.helpers.rename import check
@@ -267,26 +269,24 @@ def test_local_rename_never_reaches_other_documents():
     assert out and all(s.uri == "file:///w/lib.py" for s in out)
 
 
-def test_edit_fallback_offers_the_next_occurrence_after_the_cursor():
-    """Without ``rename``: one occurrence, the nearest after the cursor, not the
-    function's group (a developer switching some uses of a name to another
-    leaves the rest: a group is wrong as soon as one of them stays)."""
+@pytest.mark.parametrize(
+    ("renamed_at", "offered_line"),
+    [
+        ("len(items)", 2),  # the nearest occurrence after the cursor
+        ("return items", 2),  # past the last one: the one before
+    ],
+)
+def test_edit_fallback_offers_one_occurrence_next_to_the_cursor(renamed_at: str, offered_line: int) -> None:
+    """Without ``rename``: one occurrence, the nearest at or after the cursor
+    (else the last before it), not the function's group (a developer
+    switching some uses of a name to another leaves the rest: a group is
+    wrong as soon as one of them stays)."""
     text = "def f(items):\n    a = len(items)\n    b = sorted(items)\n    return items\n"
     uri = "file:///w/f.py"
     editor = Editor()
     editor.open(uri, "python", text)
-    cursor = editor.rename_at(uri, text.index("len(items)") + 4, "items", "values")
+    offset = text.index(renamed_at) + renamed_at.index("items")
+    cursor = editor.rename_at(uri, offset, "items", "values")
     out = editor.suggest(uri, cursor)
     assert out and out[0].suggester == "rename" and out[0].kind == "edit"
-    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(2, "values")]
-
-
-def test_edit_fallback_past_the_last_occurrence_offers_the_one_before():
-    text = "def f(items):\n    a = len(items)\n    b = sorted(items)\n    return items\n"
-    uri = "file:///w/f.py"
-    editor = Editor()
-    editor.open(uri, "python", text)
-    cursor = editor.rename_at(uri, text.index("return items") + 7, "items", "values")
-    out = editor.suggest(uri, cursor)
-    assert out and out[0].suggester == "rename" and out[0].kind == "edit"
-    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(2, "values")]
+    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(offered_line, "values")]
