@@ -125,15 +125,21 @@ def _repeats(
     return best
 
 
-def diagnose(case: dict[str, Any], context: Any, proposed: object) -> str:
-    """Why the repeat suggester's request ``context`` had no candidate for the case's site."""
-    text = context.text
+def expected_rewrite(case: dict[str, Any], text: str) -> Callable[[int, int, str], bool]:
+    """Whether replacing ``text[s:e]`` by ``t`` gives what the case's expected edit gives."""
     start, end, new = case["start"], case["end"], case["new"]
     want = text[:start] + new + text[end:]
 
     def gives(s: int, e: int, t: str) -> bool:
         return text[:s] + t + text[e:] == want
 
+    return gives
+
+
+def diagnose(case: dict[str, Any], context: Any, proposed: object) -> str:
+    """Why the repeat suggester's request ``context`` had no candidate for the case's site."""
+    text = context.text
+    gives = expected_rewrite(case, text)
     edits = list(context.edits)
     sources = [i for i, e in enumerate(edits) if minimal_change(e.old_text, e.new_text) == tuple(case["change"])]
     if not sources:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import repeat_miss_causes as rmc
-from repeat_miss_causes import minimal_change
+from repeat_miss_causes import expected_rewrite, minimal_change
 
 from nextedit.suggest.repeat import suggester as repeat
 from nextedit.suggest.repeat import synthesis
@@ -29,12 +29,7 @@ WANT = {"not-acceptable: context too generic", "too-many-sites", "site-past-the-
 
 def detail(case: dict[str, Any], context: Any) -> None:
     text = context.text
-    start, end, new = case["start"], case["end"], case["new"]
-    want = text[:start] + new + text[end:]
-
-    def gives(s: int, e: int, t: str) -> bool:
-        return text[:s] + t + text[e:] == want
-
+    gives = expected_rewrite(case, text)
     edits = list(context.edits)
     same = [e for e in edits if minimal_change(e.old_text, e.new_text) == tuple(case["change"])]
     case["n_same"] = len(same)
