@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 from nextedit.feedback import FeedbackLog, FeedbackSubject
 from nextedit.history import EditHistory
 from nextedit.suggest.engine import SuggestionEngine
-from nextedit.suggest.filters import rule_key
+from nextedit.suggest.filters import change_key, rule_key
 from nextedit.suggest.model import (
     Candidate,
     Diagnostic,
@@ -270,6 +270,8 @@ class PlacedSuggestion:
     evidence: tuple[str, ...] = ()
     fingerprint: str = ""
     score: float = 0.0
+    # what a dismissal of it silences besides its rule (``filters.change_key``)
+    change: str = ""
 
     def feedback_subject(self) -> FeedbackSubject:
         """What the feedback log keeps of this suggestion: a bounded summary, no text."""
@@ -476,6 +478,7 @@ class SuggestWork:
             evidence=candidate.evidence,
             fingerprint=candidate.fingerprint,
             score=candidate.score,
+            change=candidate.change or change_key(candidate.uri, candidate.edits, document.text),
         )
 
 
@@ -748,6 +751,8 @@ class Session:
             self._rejected.add(suggestion.fingerprint)
             newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
             self._rejected_rules[rule_key(suggestion.fingerprint)] = newest
+            if suggestion.change:
+                self._rejected_rules[suggestion.change] = newest
         return suggestion
 
     def _feedback(self, suggestion_id: str, action: str, reason: str | None) -> PlacedSuggestion | None:

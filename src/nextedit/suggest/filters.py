@@ -7,6 +7,11 @@ Owns :func:`check` (why a candidate must go, or ``None``) and
   change, not its offsets, so a rejection survives later edits), or another
   site of a rule whose suggestion they dismissed, until they give the rule a
   new example themselves;
+- the same change (:func:`change_key`: what the edit changes, apart from
+  where) as a suggestion they dismissed, whichever rule or suggester makes
+  it, until a candidate's own rule has an example newer than the dismissal:
+  otherwise a rename refused at one site comes back as a repeated edit of the
+  same two words, or the next site by another rule made from the same edits;
 - an edit outside the text, or edits that overlap each other;
 - a change that does nothing, or only changes whitespace (formatting);
 - a reversal of what the developer did: deleting text they typed or
@@ -29,14 +34,17 @@ from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import common_affixes
+from nextedit.text.affixes import changed_part
 
 __all__ = [
+    "CHANGE_REJECTED",
     "NO_OP",
     "OUTSIDE",
     "REJECTED",
     "REVERSAL",
     "RULE_REJECTED",
     "WHITESPACE",
+    "change_key",
     "check",
     "clean_edits",
     "is_reversal",
@@ -49,6 +57,7 @@ NO_OP = "no-op"
 WHITESPACE = "whitespace-only"
 REVERSAL = "reversal"
 RULE_REJECTED = "rule-dismissed"
+CHANGE_REJECTED = "change-dismissed"
 
 _WS = re.compile(r"\s+")
 # how many recent developer edits a reversal is checked against
@@ -59,6 +68,18 @@ def rule_key(fingerprint: str) -> str:
     """The rule part of a fingerprint: a repeated edit's sites share it
     (``repeat:{uri}:{before}->{after}@{site}``)."""
     return fingerprint.split("@", 1)[0]
+
+
+def change_key(uri: str, edits: Sequence[TextEditCp], text: str) -> str:
+    """What the first of ``edits`` changes in ``uri``, apart from where
+    (:func:`~nextedit.text.affixes.changed_part` of its old and new text): a
+    dismissal's key in ``SuggestContext.rejected_rules``, beside the rules'.
+    Empty for no edit or a change of blanks only."""
+    if not edits:
+        return ""
+    first = min(edits, key=lambda e: (e.start_cp, e.end_cp))
+    old, new = changed_part(text[first.start_cp : first.end_cp], first.new_text)
+    return f"change:{uri}:{old!r}->{new!r}" if old or new else ""
 
 
 def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | None:
@@ -97,6 +118,11 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
         return OUTSIDE
     if not edits:
         return NO_OP
+    if context.rejected_rules:
+        key = change_key(candidate.uri, edits[:1], text)  # edits are sorted
+        dismissed_at = context.rejected_rules.get(key)
+        if dismissed_at is not None and candidate.example_seq <= dismissed_at:
+            return CHANGE_REJECTED
     if all(_whitespace_only(text[e.start_cp : e.end_cp], e.new_text) for e in edits):
         return WHITESPACE
     history = context.edits_of(candidate.uri)[-_REVERSAL_LOOKBACK:]

@@ -11,6 +11,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+from nextedit.suggest.filters import change_key
 from nextedit.suggest.model import Candidate
 from nextedit.suggest.suggester import SuggestContext
 
@@ -54,6 +55,7 @@ def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate
         target = min(best.edits, key=lambda e: abs(e.start_cp - context.cursor_cp)).start_cp
     else:
         target = best.edits[0].start_cp
+    state = context.workspace.get(best.uri)
     jump = Candidate(
         kind="jump",
         uri=best.uri,
@@ -63,5 +65,6 @@ def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate
         evidence=best.evidence + ("the edit is out of view",),
         fingerprint=f"jump:{best.fingerprint}",
         target_cp=target,
+        change=change_key(best.uri, best.edits, state.document.text) if state is not None else "",
     )
     return [jump, *candidates]

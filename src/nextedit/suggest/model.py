@@ -149,6 +149,9 @@ class Candidate:
     fallback_edits: tuple[TextEditCp, ...] | None = None
     # seq of the newest developer edit that is an example of this candidate's rule
     example_seq: int = 0
+    # a jump's: the change of the edit it leads to (``filters.change_key``), so
+    # that dismissing the jump dismisses that change; other kinds derive it from ``edits``
+    change: str = ""
 
 
 class SilenceReason(StrEnum):
