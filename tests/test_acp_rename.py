@@ -252,15 +252,8 @@ def test_rename_propagates(acp: RpcProcess, language: str, encoding: str, rename
     # accepting it is recorded; once all occurrences match there is nothing more to say
     acp.notify("nes/accept", {"sessionId": sid, "id": first["id"]})
     if not rename_kind:
-        text, version, offered = edited, 2, first
-        for _ in remaining_sites(annotated):
-            text = _apply_one(acp, sid, uri, text, version + 1, offered, encoding)
-            version += 1
-            again = _suggest(acp, sid, uri, version, to_position(text, cursor_cp, encoding))
-            if text == expected:
-                break
-            assert again and again[0]["kind"] == "edit" and len(again[0]["edits"]) == 1, again
-            offered = again[0]
+        count = len(remaining_sites(annotated))
+        text, again = _apply_in_turn(acp, sid, uri, edited, 2, first, count, cursor_cp, encoding, expected)
         assert text == expected
         assert not [
             s for s in again if s["kind"] == "rename" or any(e["newText"] in (OLD, NEW) for e in s.get("edits", []))
@@ -289,6 +282,34 @@ def _apply_one(
     ]
     acp.notify("document/didChange", {"sessionId": sid, "uri": uri, "version": version, "contentChanges": edits})
     return apply_edits(text, suggestion["edits"], encoding)
+
+
+def _apply_in_turn(
+    acp: RpcProcess,
+    sid: str,
+    uri: str,
+    text: str,
+    version: int,
+    offered: dict[str, Any],
+    count: int,
+    cursor_cp: int,
+    encoding: str,
+    expected: str,
+) -> tuple[str, list[dict[str, Any]]]:
+    """Apply the offered one-occurrence edit and ask again at ``cursor_cp``, at
+    most ``count`` times or until the text reads ``expected``; every answer
+    before that must be the next single-occurrence edit. Returns the text and
+    the last answer."""
+    again: list[dict[str, Any]] = []
+    for _ in range(count):
+        text = _apply_one(acp, sid, uri, text, version + 1, offered, encoding)
+        version += 1
+        again = _suggest(acp, sid, uri, version, to_position(text, cursor_cp, encoding))
+        if text == expected:
+            break
+        assert again and again[0]["kind"] == "edit" and len(again[0]["edits"]) == 1, again
+        offered = again[0]
+    return text, again
 
 
 def test_rename_from_a_use_site(acp: RpcProcess) -> None:
@@ -331,15 +352,8 @@ def test_rename_from_a_use_site(acp: RpcProcess) -> None:
     suggestions = answer["result"]["suggestions"]
     assert suggestions and suggestions[0]["kind"] == "edit", answer
     # one occurrence per suggestion: the definition and the other uses, in turn
-    text, version, offered = edited, 2, suggestions[0]
-    for _ in range(annotated.count("$R")):
-        text = _apply_one(acp, sid, uri, text, version + 1, offered, "utf-16")
-        version += 1
-        if text == expected:
-            break
-        following = _suggest(acp, sid, uri, version, to_position(text, edit_cp + len(NEW), "utf-16"))
-        assert following and following[0]["kind"] == "edit", following
-        offered = following[0]
+    count = annotated.count("$R")
+    text, _ = _apply_in_turn(acp, sid, uri, edited, 2, suggestions[0], count, edit_cp + len(NEW), "utf-16", expected)
     assert text == expected
 
 
