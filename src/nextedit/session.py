@@ -502,6 +502,9 @@ class Session:
     _rejected: set[str] = field(default_factory=set)
     # rule key -> newest developer edit seq when a suggestion of that rule was rejected
     _rejected_rules: dict[str, int] = field(default_factory=dict)
+    # frozen copies of the two for the requests, made again only after a rejection:
+    # a request must not copy every rejection of the session
+    _rejections_view: tuple[frozenset[str], dict[str, int]] | None = None
     closed: bool = False
 
     # -- documents -----------------------------------------------------------
@@ -676,6 +679,7 @@ class Session:
             )
             return None
         workspace = WorkspaceSnapshot({doc_uri: doc.snapshot() for doc_uri, doc in self.documents.items()})
+        rejected, rejected_rules = self._rejections()
         return SuggestWork(
             session_id=self.session_id,
             uri=uri,
@@ -686,9 +690,9 @@ class Session:
             workspace=workspace,
             encoding=self.encoding,
             kinds=self.kinds,
-            rejected=frozenset(self._rejected),
+            rejected=rejected,
             feedback_counts=self.feedback.verdicts_by_suggester() if self.feedback is not None else None,
-            rejected_rules=dict(self._rejected_rules),
+            rejected_rules=rejected_rules,
             engine=self.engine,
             provider=self.provider if model else None,
             provider_config=self.provider.config if model and self.provider is not None else None,
@@ -748,12 +752,21 @@ class Session:
     def reject(self, suggestion_id: str, reason: str | None) -> PlacedSuggestion | None:
         suggestion = self._feedback(suggestion_id, "reject", reason)
         if suggestion is not None and suggestion.fingerprint:
+            self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)
             newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
             self._rejected_rules[rule_key(suggestion.fingerprint)] = newest
             if suggestion.change:
                 self._rejected_rules[suggestion.change] = newest
         return suggestion
+
+    def _rejections(self) -> tuple[frozenset[str], dict[str, int]]:
+        """The rejected fingerprints and dismissed rules as a request reads them:
+        frozen, and shared by every request until the next rejection (never
+        mutated once made; a computation on the worker thread may hold them)."""
+        if self._rejections_view is None:
+            self._rejections_view = (frozenset(self._rejected), dict(self._rejected_rules))
+        return self._rejections_view
 
     def _feedback(self, suggestion_id: str, action: str, reason: str | None) -> PlacedSuggestion | None:
         suggestion = self._issued.get(suggestion_id)
