@@ -717,20 +717,34 @@ _KEYWORDS = frozenset(
 )
 
 
+# No reader looks past this much literal specificity (the ranker reads
+# ``min(specificity, 20)``, the synthesis compares with 1.5 and 4): counting
+# stops there, so a long literal costs no more than a short one.
+SPECIFICITY_CAP = 20.0
+
+
 def literal_specificity(rule: Rule) -> float:
-    """Weight of the literal identifiers/strings of the before template (holes excluded)."""
+    """Weight of the literal identifiers/strings of the before template (holes
+    excluded), up to :data:`SPECIFICITY_CAP`."""
     cached = rule.info.get("_literal_specificity")
     if cached is not None:
         return cached
-    total = sum(_literal_weight(part) for part in rule.before if isinstance(part, str))
+    total = 0.0
+    for part in rule.before:
+        if isinstance(part, str):
+            total += _literal_weight(part)
+            if total >= SPECIFICITY_CAP:
+                total = SPECIFICITY_CAP
+                break
     rule.info["_literal_specificity"] = total
     return total
 
 
 @functools.lru_cache(maxsize=4096)
 def _literal_weight(part: str) -> float:
-    """The weight of one literal piece of a template: the same pieces recur
-    in the rules of every similar edit."""
+    """The weight of one literal piece of a template, up to
+    :data:`SPECIFICITY_CAP`: the same pieces recur in the rules of every
+    similar edit."""
     total = 0.0
     for m in REPEAT_TOKEN_RE.finditer(part):  # tokenize() without its Tok objects
         kind = m.lastgroup or PUNCT
@@ -738,6 +752,8 @@ def _literal_weight(part: str) -> float:
             total += 0.5
         else:
             total += _kind_weight(kind, m.end() - m.start())
+        if total >= SPECIFICITY_CAP:
+            return SPECIFICITY_CAP
     return total
 
 
