@@ -1,7 +1,7 @@
 """A rule's literal specificity: the weight of its fixed text, counted up to the cap.
 
 The ranker reads ``min(specificity, 20)`` and the synthesis compares it with
-1.5 and 4, so counting stops at :data:`SPECIFICITY_CAP`. Whatever the
+1.5 and 4, so counting stops at :data:`~nextedit.suggest.model.SPECIFICITY_CAP`. Whatever the
 template, the capped figure is the full count's, capped.
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nextedit.suggest.model import SPECIFICITY_CAP
 from nextedit.suggest.repeat.model import Rule
-from nextedit.suggest.repeat.rules import _KEYWORDS, SPECIFICITY_CAP, _kind_weight, literal_specificity
+from nextedit.suggest.repeat.rules import _KEYWORDS, _kind_weight, literal_specificity
 from nextedit.suggest.repeat.tokens import IDENT, tokenize
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "Candidate",
     "CandidateFeatures",
     "Diagnostic",
+    "SPECIFICITY_CAP",
     "SilenceReason",
     "SuggestOutcome",
     "SuggestRequest",
@@ -72,6 +73,11 @@ class SuggestRequest:
 
 
 Shape = Literal["insert", "delete", "replace", "none"]
+
+
+# The most ``CandidateFeatures.specificity`` the ranker reads: a candidate
+# more specific than this reads as this (so a suggester may stop counting here).
+SPECIFICITY_CAP = 20.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ import os
 from pathlib import Path
 
 from nextedit.suggest.history_features import history_features
-from nextedit.suggest.model import Candidate, CandidateFeatures, TriggerKind
+from nextedit.suggest.model import SPECIFICITY_CAP, Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.site_features import site_features
 from nextedit.suggest.suggester import SuggestContext
@@ -128,7 +128,7 @@ def feature_vector(candidate: Candidate, request: dict[str, float]) -> dict[str,
         "log_site_rank": _log(f.site_rank),
         "log_done": _log(f.done),
         "passed_over": 1.0 if f.passed_over else 0.0,
-        "specificity": min(f.specificity, 20.0) / 10.0,
+        "specificity": min(f.specificity, SPECIFICITY_CAP) / 10.0,
         "log_context_tokens": _log(f.context_tokens),
         "log_changed_lines": _log(f.changed_lines),
         "log_changed_tokens": _log(f.changed_tokens),

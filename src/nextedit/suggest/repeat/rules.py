@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nextedit.frozen import evolve
+from nextedit.suggest.model import SPECIFICITY_CAP
 from nextedit.suggest.repeat.examples import EditExample
 from nextedit.suggest.repeat.model import Rule, make_rule
 from nextedit.suggest.repeat.text import reads_as_prose
@@ -717,15 +718,11 @@ _KEYWORDS = frozenset(
 )
 
 
-# No reader looks past this much literal specificity (the ranker reads
-# ``min(specificity, 20)``, the synthesis compares with 1.5 and 4): counting
-# stops there, so a long literal costs no more than a short one.
-SPECIFICITY_CAP = 20.0
-
-
 def literal_specificity(rule: Rule) -> float:
     """Weight of the literal identifiers/strings of the before template (holes
-    excluded), up to :data:`SPECIFICITY_CAP`."""
+    excluded), up to :data:`~nextedit.suggest.model.SPECIFICITY_CAP`: no
+    reader looks past it (the ranker caps it there, the synthesis compares
+    with 1.5 and 4), so a long literal costs no more than a short one."""
     cached = rule.info.get("_literal_specificity")
     if cached is not None:
         return cached
@@ -743,8 +740,8 @@ def literal_specificity(rule: Rule) -> float:
 @functools.lru_cache(maxsize=4096)
 def _literal_weight(part: str) -> float:
     """The weight of one literal piece of a template, up to
-    :data:`SPECIFICITY_CAP`: the same pieces recur in the rules of every
-    similar edit."""
+    ``SPECIFICITY_CAP``: the same pieces recur in the rules of every similar
+    edit."""
     total = 0.0
     for m in REPEAT_TOKEN_RE.finditer(part):  # tokenize() without its Tok objects
         kind = m.lastgroup or PUNCT
