@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from nextedit.suggest.rename.occurrences import word_starts
@@ -25,6 +25,7 @@ def test_whole_word_places_are_the_regex_matches(text: str, name: str) -> None:
 
 
 @given(_TEXTS, _NAMES, st.integers(-5, 70), st.integers(-5, 70))
+@example("aa.", "aa", 0, -1)  # a negative end is an empty window, not a slice from the end
 def test_a_window_finds_the_places_within_it(text: str, name: str, lo: int, hi: int) -> None:
     inside = [p for p, whole in word_hits(text, name) if whole and max(0, lo) <= p and p + len(name) <= hi]
     assert [p for p, whole in word_hits(text, name, lo, hi) if whole] == inside

@@ -93,11 +93,13 @@ def is_word_char(ch: str) -> bool:
 
 
 def word_hits(text: str, name: str, lo: int = 0, hi: int | None = None) -> Iterator[tuple[int, bool]]:
-    """Each place ``name`` (a name: word chars) is found in ``text[lo:hi]``,
-    left to right without overlap (``str.find``, C speed), and whether it
-    stands there as a whole word (no :data:`WORD_CHAR` on either side; two
-    whole-word places of a name never overlap, so none is skipped)."""
-    lo, hi = max(0, lo), len(text) if hi is None else min(hi, len(text))
+    """Each place ``name`` (a name: word chars) is found between the offsets
+    ``lo`` and ``hi`` (clamped to the text: a negative ``hi`` is an empty
+    window, not a slice from the end), left to right without overlap
+    (``str.find``, C speed), and whether it stands there as a whole word (no
+    :data:`WORD_CHAR` on either side; two whole-word places of a name never
+    overlap, so none is skipped)."""
+    lo, hi = max(0, lo), len(text) if hi is None else max(0, min(hi, len(text)))
     n = len(name)
     pos = text.find(name, lo, hi)
     while pos != -1:
