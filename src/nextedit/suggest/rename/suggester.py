@@ -134,8 +134,13 @@ class RenameSuggester:
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
             binding = result if isinstance(result, list) else []
-            # the same name outside the binding: only once the binding itself is done
-            text = _text_candidates(context, ev, rank, binding, self.name) if _TEXT_SITES and not binding else []
+            # the same name outside the binding: only once the binding itself is done;
+            # a typo fixed in prose: the same spelling in prose, not the code's names
+            text = []
+            if _TEXT_SITES and not binding:
+                text = _spelling_candidates(context, ev, rank, self.name) or _text_candidates(
+                    context, ev, rank, binding, self.name
+                )
             if binding or text:
                 return binding + text
         return SilenceReason.NO_CANDIDATES
@@ -414,6 +419,101 @@ def _text_candidates(
             )
         )
     return out
+
+
+# a word fixed in prose: its least length, and the most letters a fix changes
+_SPELLING_MIN_CHARS = 5
+_SPELLING_MAX_DISTANCE = 2
+
+
+def _spelling_candidates(context: SuggestContext, ev: RenameEvidence, rank: int, name: str) -> list[Candidate]:
+    """A misspelt word fixed in a comment or a string (``bounaries`` →
+    ``boundaries``) at the other comments and strings that still spell it so,
+    one site per candidate, nearest after the cursor first; the ranker weighs
+    them (family ``spelling``). No binding covers prose, and the repeat
+    suggester leaves a bare word swapped to this suggester. Only a fix the
+    shape of a typo: two words of letters, the old one at least five long,
+    at most two letters apart (a transposition is one), not a change of
+    case alone — ``it`` → ``them`` in a sentence is an edit of that
+    sentence, not of every ``it``. Occurrences in code are not offered."""
+    old, new = ev.old, ev.new
+    if context.syntax is None or not _typo_fixed(old, new):
+        return []
+    text = context.text
+    starts = word_starts(text, old)
+    if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
+        return []
+    if not _in_comment_or_string(context, ev.site_cp, len(new)):
+        return []
+    starts = [s for s in starts if _in_comment_or_string(context, s, len(old))]
+    if not starts:
+        return []
+    cursor = context.cursor_cp
+    starts.sort(key=lambda s: (s < cursor, s))
+    renamed = renamed_sites(context.edits, old, new)
+    document = context.document
+    renamed_at = (ev.site_cp, ev.site_cp + len(new))
+    out = []
+    for site_rank, start in enumerate(starts[:_TEXT_SITES]):
+        line = document.line_of(start)
+        line_text = text[document.line_start(line) : document.line_end(line)].strip()
+        near = min((abs(line - document.line_of(min(r, len(text)))) for r in renamed), default=0)
+        out.append(
+            Candidate(
+                kind="edit",
+                uri=context.uri,
+                edits=(TextEditCp(start, start + len(old), new),),
+                score=0.5,
+                suggester=name,
+                evidence=(f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here",),
+                fingerprint=f"rename-spelling:{context.uri}:{old}->{new}@{line_text}",
+                cursor_cp=start + len(new),
+                example_seq=ev.edit.seq,
+                features=_rename_features(
+                    ev,
+                    rank,
+                    family="spelling",
+                    prose=True,
+                    examples=max(1, len(renamed)),
+                    sites=len(starts),
+                    site_rank=site_rank,
+                    done=len(renamed),
+                    lines_from_examples=near,
+                    neighbour_similarity=neighbour_similarity(text, (start, start + len(old)), renamed_at),
+                    line_similarity=line_similarity(text, (start, start + len(old)), renamed_at),
+                ),
+            )
+        )
+    return out
+
+
+def _typo_fixed(old: str, new: str) -> bool:
+    """Whether ``old`` → ``new`` has the shape of a spelling fix (see
+    :func:`_spelling_candidates`)."""
+    if len(old) < _SPELLING_MIN_CHARS or not old.isalpha() or not new.isalpha() or old.lower() == new.lower():
+        return False
+    return _edit_distance(old, new, _SPELLING_MAX_DISTANCE) <= _SPELLING_MAX_DISTANCE
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Letters inserted, deleted, replaced or swapped with a neighbour to turn
+    ``a`` into ``b`` (optimal string alignment), or ``limit + 1`` once it is
+    sure to exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], before[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        before, prev = prev, row
+    return prev[-1]
 
 
 def _outside_other_locals(context: SuggestContext, starts: list[int], length: int) -> list[int]:
