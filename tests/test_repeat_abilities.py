@@ -201,3 +201,31 @@ def test_a_parameter_deleted_elsewhere_stays_where_the_function_still_reads_it()
     sites = {ed.text[: c.edits[0].start_cp].count("def ") for c in proposed if c.edits[0].new_text == ""}
     assert 4 in sites  # test_d drops it too
     assert 3 not in sites  # test_c reads app_ctx
+
+
+def test_a_trailing_comment_deleted_where_no_context_repeats() -> None:
+    """The deleted text is the anchor: the code before each
+    ``# type: ignore[…]`` differs (``_basic_auth_str``, ``._cookies)``), so
+    no rule with context reaches the next one. The blanks before it go too."""
+    text = (
+        "from .auth import _basic_auth_str  # type: ignore[reportPrivateUsage]\n"
+        "\n"
+        "def f(prepared_request):\n"
+        '    jar = cast("CookieJar", prepared_request._cookies)  # type: ignore[reportPrivateUsage]\n'
+        "    return jar\n"
+    )
+    script = Script(text)
+    script.change("  # type: ignore[reportPrivateUsage]", "")
+    assert (
+        "from .auth import _basic_auth_str\n\n"
+        'def f(prepared_request):\n    jar = cast("CookieJar", prepared_request._cookies)\n    return jar\n'
+    ) in script.applied("repeat")
+
+
+def test_a_short_deletion_without_context_is_no_rule() -> None:
+    """``.to_i`` carries too little fixed text to stand for the change
+    without a context token: the other ``.to_i`` (another receiver) stays."""
+    text = "a = status.to_i\nb = 1\nc = count.to_i\n"
+    script = Script(text, "ruby", "file:///w/t.rb")
+    script.change("status.to_i", "status")
+    assert "a = status\nb = 1\nc = count\n" not in script.applied("repeat")

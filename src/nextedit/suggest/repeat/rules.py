@@ -762,18 +762,26 @@ MIN_LITERAL = 1.5
 
 def acceptable(rule: Rule) -> bool:
     """Does the rule state a change specific enough to be weighed? An
-    insertion or deletion needs an anchor (a context token on one side), and
-    the before side some fixed identifier, string or punctuation text."""
+    insertion or deletion needs an anchor (a context token on one side; a
+    deletion of at least :data:`SELF_ANCHORED_DELETION` of fixed text is its
+    own), and the before side some fixed identifier, string or punctuation
+    text."""
     info = rule.info
     verdict = info.get("_acceptable")
     if verdict is None:  # position-free: a moved rule keeps it
-        verdict = info["_acceptable"] = _acceptable(info) and literal_specificity(rule) >= MIN_LITERAL
+        specificity = literal_specificity(rule)
+        verdict = info["_acceptable"] = _acceptable(info, specificity) and specificity >= MIN_LITERAL
     return verdict
 
 
-def _acceptable(info: dict) -> bool:
+# the fixed text a deletion with no context token must remove to anchor itself
+SELF_ANCHORED_DELETION = 6.0
+
+
+def _acceptable(info: dict, specificity: float) -> bool:
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     if (n_old == 0 or n_new == 0) and not (info.get("kl", 0) >= 1 or info.get("kr", 0) >= 1):
-        return False
+        # a deletion of enough fixed text is its own anchor (``  # type: ignore[…]``)
+        return n_new == 0 and specificity >= SELF_ANCHORED_DELETION
     # a bare identifier swapped: a rename, whose binding the rename suggester knows
     return not (info.get("single_ident") and not info.get("line_rule") and info.get("kl", 0) + info.get("kr", 0) < 2)
