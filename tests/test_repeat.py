@@ -7,6 +7,7 @@ import pytest
 from nextedit.session import Session
 from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
+from nextedit.suggest.repeat.text import without_trailing_blanks
 from nextedit.text import Position, PositionEncoding, Range, TextChange
 from tests.helpers.repeat import Editor, suggest_context
 
@@ -355,3 +356,18 @@ def test_a_blank_before_a_name_is_not_taken_from_a_line_s_indentation() -> None:
     assignment = PY_PRINT.index("    name = ")
     starts = [c.edits[0].start_cp for c in found] if isinstance(found, list) else []
     assert not [s for s in starts if assignment <= s < assignment + 4]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "widened"),
+    [
+        ("f(x)  # note\ny\n", 6, 12, (4, 12)),  # the blanks before a deleted comment
+        ("f(x)  # note  \ny\n", 6, 12, (4, 14)),  # and after it
+        ("f(x)  # note", 6, 12, (4, 12)),  # at the end of the text
+        ("  # note\ny\n", 2, 8, (2, 8)),  # the line would be left blank: as it was
+        ("f(x)  # note y\n", 6, 12, (6, 12)),  # text stays after it
+    ],
+)
+def test_a_deletion_leaves_no_trailing_blanks(text: str, start: int, end: int, widened: tuple[int, int]) -> None:
+    assert without_trailing_blanks(text, start, end, "") == (*widened, "")
+    assert without_trailing_blanks(text, start, end, "z") == (start, end, "z")

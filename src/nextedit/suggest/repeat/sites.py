@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
 from nextedit.suggest.repeat.replay import Replay
-from nextedit.suggest.repeat.text import align_lines
+from nextedit.suggest.repeat.text import align_lines, without_trailing_blanks
 from nextedit.text import common_affixes
 from nextedit.text.lines import lines_back, lines_forward
 
@@ -394,6 +394,7 @@ def _site(text: str, ms: int, me: int, old: str, replaced: str) -> Site:
     """The site of one change, trimmed to what differs and aligned to lines."""
     pre, suf = common_affixes(old, replaced)
     start, end, new = align_lines(text, ms + pre, me - suf, replaced[pre : len(replaced) - suf])
+    start, end, new = without_trailing_blanks(text, start, end, new)
     return Site(start, end, new, ms, me, old)
 
 

@@ -3,8 +3,9 @@
 Owns small string functions the synthesis shares (the bounded walks to the
 lines around an offset are :mod:`nextedit.text.lines`): whether an offset
 sits between two word characters, sliding a whole-line
-insertion or deletion to a line start (:func:`align_lines`) and whether a
-text reads as prose.
+insertion or deletion to a line start (:func:`align_lines`), widening a
+deletion over the blanks it would leave at a line's end
+(:func:`without_trailing_blanks`) and whether a text reads as prose.
 
 Must not know about tokens, rules, examples or sites
 (:mod:`nextedit.suggest.repeat.synthesis` and its parts), nor LSP/ACP or
@@ -48,6 +49,24 @@ def align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, st
                 break
             s, e = s - 1, e - 1
     return start, end, new
+
+
+def without_trailing_blanks(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
+    """Widen a deletion that would leave only blanks at the end of its line
+    over those blanks (``f(x)  # note`` → ``f(x)``): no trailing whitespace is
+    left behind. A deletion that would blank the whole line stays as it is."""
+    if new or start == end or "\n" in text[start:end]:
+        return start, end, new
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[end:line_end].strip(" \t"):
+        return start, end, new
+    s = start
+    while s > 0 and text[s - 1] in " \t":
+        s -= 1
+    if s == 0 or text[s - 1] == "\n":
+        return start, end, new
+    return s, line_end, ""
 
 
 def reads_as_prose(text: str) -> bool:
