@@ -377,21 +377,48 @@ def _text_candidates(
     starts = [s for s in word_starts(text, old) if s not in taken]
     if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
         return []
-    renamed = renamed_sites(context.edits, old, new)
-    cursor = context.cursor_cp
     starts = [
         s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
     ]
-    if not starts:
-        return []
-    starts.sort(key=lambda s: (s < cursor, s))
+    return _site_candidates(
+        context,
+        ev,
+        rank,
+        name,
+        starts,
+        family="text",
+        evidence=f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",
+        occurrences=len(binding[0].edits) if binding else 0,
+    )
+
+
+def _site_candidates(
+    context: SuggestContext,
+    ev: RenameEvidence,
+    rank: int,
+    name: str,
+    starts: list[int],
+    *,
+    family: str,
+    evidence: str,
+    **features: Any,
+) -> list[Candidate]:
+    """OLD → NEW at the first ``_TEXT_SITES`` of ``starts`` (nearest after
+    the cursor first), one candidate each, with what the ranker reads of such
+    a site: how far it lies from the renamed sites and how much its line and
+    its neighbourhood read like the developer's."""
+    text = context.text
+    old, new = ev.old, ev.new
+    cursor = context.cursor_cp
+    starts = sorted(starts, key=lambda s: (s < cursor, s))
+    renamed = renamed_sites(context.edits, old, new)
     document = context.document
     renamed_at = (ev.site_cp, ev.site_cp + len(new))  # the developer's renamed site nearest the cursor
     out = []
     for site_rank, start in enumerate(starts[:_TEXT_SITES]):
-        line_start = document.line_start(document.line_of(start))
-        line_end = document.line_end(document.line_of(start))
-        near = min((abs(document.line_of(start) - document.line_of(min(r, len(text)))) for r in renamed), default=0)
+        line = document.line_of(start)
+        line_text = text[document.line_start(line) : document.line_end(line)].strip()
+        near = min((abs(line - document.line_of(min(r, len(text)))) for r in renamed), default=0)
         out.append(
             Candidate(
                 kind="edit",
@@ -399,22 +426,22 @@ def _text_candidates(
                 edits=(TextEditCp(start, start + len(old), new),),
                 score=0.5,
                 suggester=name,
-                evidence=(f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",),
-                fingerprint=f"rename-text:{context.uri}:{old}->{new}@{text[line_start:line_end].strip()}",
+                evidence=(evidence,),
+                fingerprint=f"rename-{family}:{context.uri}:{old}->{new}@{line_text}",
                 cursor_cp=start + len(new),
                 example_seq=ev.edit.seq,
                 features=_rename_features(
                     ev,
                     rank,
-                    family="text",
+                    family=family,
                     examples=max(1, len(renamed)),
                     sites=len(starts),
                     site_rank=site_rank,
                     done=len(renamed),
-                    occurrences=len(binding[0].edits) if binding else 0,
                     lines_from_examples=near,
                     neighbour_similarity=neighbour_similarity(text, (start, start + len(old)), renamed_at),
                     line_similarity=line_similarity(text, (start, start + len(old)), renamed_at),
+                    **features,
                 ),
             )
         )
@@ -446,45 +473,16 @@ def _spelling_candidates(context: SuggestContext, ev: RenameEvidence, rank: int,
     if not _in_comment_or_string(context, ev.site_cp, len(new)):
         return []
     starts = [s for s in starts if _in_comment_or_string(context, s, len(old))]
-    if not starts:
-        return []
-    cursor = context.cursor_cp
-    starts.sort(key=lambda s: (s < cursor, s))
-    renamed = renamed_sites(context.edits, old, new)
-    document = context.document
-    renamed_at = (ev.site_cp, ev.site_cp + len(new))
-    out = []
-    for site_rank, start in enumerate(starts[:_TEXT_SITES]):
-        line = document.line_of(start)
-        line_text = text[document.line_start(line) : document.line_end(line)].strip()
-        near = min((abs(line - document.line_of(min(r, len(text)))) for r in renamed), default=0)
-        out.append(
-            Candidate(
-                kind="edit",
-                uri=context.uri,
-                edits=(TextEditCp(start, start + len(old), new),),
-                score=0.5,
-                suggester=name,
-                evidence=(f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here",),
-                fingerprint=f"rename-spelling:{context.uri}:{old}->{new}@{line_text}",
-                cursor_cp=start + len(new),
-                example_seq=ev.edit.seq,
-                features=_rename_features(
-                    ev,
-                    rank,
-                    family="spelling",
-                    prose=True,
-                    examples=max(1, len(renamed)),
-                    sites=len(starts),
-                    site_rank=site_rank,
-                    done=len(renamed),
-                    lines_from_examples=near,
-                    neighbour_similarity=neighbour_similarity(text, (start, start + len(old)), renamed_at),
-                    line_similarity=line_similarity(text, (start, start + len(old)), renamed_at),
-                ),
-            )
-        )
-    return out
+    return _site_candidates(
+        context,
+        ev,
+        rank,
+        name,
+        starts,
+        family="spelling",
+        evidence=f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here",
+        prose=True,
+    )
 
 
 def _typo_fixed(old: str, new: str) -> bool:
