@@ -26,6 +26,12 @@ occurrence of the binding, they kept it on purpose (``rule_obj =
 make(rule)``): silence. When occurrences between two renamed sites were
 skipped, only the next occurrence beyond the renamed span is offered.
 
+Once the binding is done, the same name elsewhere may follow, one site per
+candidate: family ``text`` (code the binding does not reach, never another
+function's local), or — for a word fixed in a comment or a string with the
+shape of a typo (``bounaries`` → ``boundaries``) — family ``spelling`` (the
+other comments and strings that spell it so, never code).
+
 Without the client's ``rename`` kind the suggestion falls back to an
 ``edit`` of one occurrence (``fallback_edits``): the one a diagnostic
 covers, else the nearest at or after the cursor (else the last before it).
