@@ -127,3 +127,25 @@ def test_edit_distance_counts_a_swap_as_one() -> None:
     assert _edit_distance("bounaries", "boundaries", 2) == 1
     assert _edit_distance("abcdef", "badcfe", 2) == 3  # past the limit: limit + 1
     assert _edit_distance("kitten", "sitting", 5) == 3
+
+
+def test_a_word_typed_out_letter_by_letter_is_no_typo_fix() -> None:
+    """Retyping ``extesion`` as ``extension`` passes through ``extensio``,
+    two letters from the old word: offering that elsewhere would be wrong, so
+    only a fix made in as many changes as letters it changes counts."""
+    uri = "file:///w/ext.py"
+    session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
+    session.did_open(uri, "python", 1, PYTHON)
+    start = PYTHON.index("extesion")
+    enc = PositionEncoding.UTF32
+    doc = session.documents[uri].document
+    session.did_change(uri, 2, [TextChange(Range(doc.position_at(start, enc), doc.position_at(start + 8, enc)), "e")])
+    offered = []
+    for n, letter in enumerate("xtension", start=1):
+        doc = session.documents[uri].document
+        at = doc.position_at(start + n, enc)
+        session.did_change(uri, 2 + n, [TextChange(Range(at, at), letter)])
+        ranking = session.engine.rank(session, SuggestRequest(uri, 2 + n, start + n + 1), session.kinds, frozenset())
+        offered += [c for c in ranking.candidates if c.features.family == "spelling"]
+    assert session.documents[uri].document.text.startswith("# Indicates the extension has")
+    assert offered == []

@@ -468,9 +468,12 @@ def _spelling_candidates(context: SuggestContext, ev: RenameEvidence, rank: int,
     shape of a typo: two words of letters, the old one at least five long,
     at most two letters apart (a transposition is one), not a change of
     case alone — ``it`` → ``them`` in a sentence is an edit of that
-    sentence, not of every ``it``. Occurrences in code are not offered."""
+    sentence, not of every ``it``. Occurrences in code are not offered.
+    Only a fix made in at most as many changes as the letters it may change:
+    a word typed out letter by letter is never done until the developer
+    stops (``extensio`` is two letters from ``extesion`` too)."""
     old, new = ev.old, ev.new
-    if context.syntax is None or not _typo_fixed(old, new):
+    if context.syntax is None or ev.edit.keystrokes > _SPELLING_MAX_DISTANCE or not _typo_fixed(old, new):
         return []
     text = context.text
     starts = word_starts(text, old)
