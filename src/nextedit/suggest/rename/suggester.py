@@ -140,13 +140,8 @@ class RenameSuggester:
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
             binding = result if isinstance(result, list) else []
-            # the same name outside the binding: only once the binding itself is done;
-            # a typo fixed in prose: the same spelling in prose, not the code's names
-            text = []
-            if _TEXT_SITES and not binding:
-                text = _spelling_candidates(context, ev, rank, self.name) or _text_candidates(
-                    context, ev, rank, binding, self.name
-                )
+            # the same word outside the binding: only once the binding itself is done
+            text = _same_word_candidates(context, ev, rank, self.name) if _TEXT_SITES and not binding else []
             if binding or text:
                 return binding + text
         return SilenceReason.NO_CANDIDATES
@@ -367,35 +362,39 @@ _TEXT_SITES = 3
 _TEXT_MAX_OCCURRENCES = 64
 
 
-def _text_candidates(
-    context: SuggestContext, ev: RenameEvidence, rank: int, binding: list[Candidate], name: str
-) -> list[Candidate]:
-    """The developer's rename at the other whole-word occurrences of OLD that
-    the binding does not reach — another binding of the same name (a pytest
-    fixture's parameter in another test), a name defined elsewhere — one site
-    per candidate; the ranker weighs them. Never in a comment or a string, and
-    never another local variable of the same name."""
-    text = context.text
+def _same_word_candidates(context: SuggestContext, ev: RenameEvidence, rank: int, name: str) -> list[Candidate]:
+    """OLD → NEW at the other whole-word places of OLD, once the binding has
+    nothing left to rename, one site per candidate; the ranker weighs them.
+    A typo fixed in prose goes to the prose that spells it so (family
+    ``spelling``: :func:`_spelling_sites`); otherwise the developer's rename
+    goes to the code the binding does not reach (family ``text``:
+    :func:`_text_sites`). OLD's places are found once for both."""
     old, new = ev.old, ev.new
-    if _is_builtin(context, old):
-        return []  # the same name elsewhere is the language's
-    taken = {e.start_cp for c in binding for e in c.edits}
-    starts = [s for s in word_starts(text, old) if s not in taken]
+    starts = word_starts(context.text, old)
     if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
         return []
-    starts = [
+    sites = _spelling_sites(context, ev, starts)
+    prose = bool(sites)
+    if prose:
+        family, evidence = "spelling", f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here"
+    else:
+        sites = _text_sites(context, ev, starts)
+        family, evidence = "text", f"`{old}`→`{new}` elsewhere; the same name here, outside that binding"
+    return _site_candidates(context, ev, rank, name, sites, family=family, evidence=evidence, prose=prose)
+
+
+def _text_sites(context: SuggestContext, ev: RenameEvidence, starts: list[int]) -> list[int]:
+    """The places of OLD (``starts``) the developer's rename may reach that
+    the binding does not — another binding of the same name (a pytest
+    fixture's parameter in another test), a name defined elsewhere. Never in
+    a comment or a string, never another local variable of the same name,
+    and none for a name the language predeclares."""
+    old = ev.old
+    if _is_builtin(context, old):
+        return []  # the same name elsewhere is the language's
+    return [
         s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
     ]
-    return _site_candidates(
-        context,
-        ev,
-        rank,
-        name,
-        starts,
-        family="text",
-        evidence=f"`{old}`→`{new}` elsewhere; the same name here, outside that binding",
-        occurrences=len(binding[0].edits) if binding else 0,
-    )
 
 
 def _site_candidates(
@@ -407,7 +406,7 @@ def _site_candidates(
     *,
     family: str,
     evidence: str,
-    **features: Any,
+    prose: bool,
 ) -> list[Candidate]:
     """OLD → NEW at the first ``_TEXT_SITES`` of ``starts`` (nearest after
     the cursor first), one candidate each, with what the ranker reads of such
@@ -447,7 +446,7 @@ def _site_candidates(
                     lines_from_examples=near,
                     neighbour_similarity=neighbour_similarity(text, (start, start + len(old)), renamed_at),
                     line_similarity=line_similarity(text, (start, start + len(old)), renamed_at),
-                    **features,
+                    prose=prose,
                 ),
             )
         )
@@ -459,44 +458,29 @@ _SPELLING_MIN_CHARS = 5
 _SPELLING_MAX_DISTANCE = 2
 
 
-def _spelling_candidates(context: SuggestContext, ev: RenameEvidence, rank: int, name: str) -> list[Candidate]:
-    """A misspelt word fixed in a comment or a string (``bounaries`` →
-    ``boundaries``) at the other comments and strings that still spell it so,
-    one site per candidate, nearest after the cursor first; the ranker weighs
-    them (family ``spelling``). No binding covers prose, and the repeat
-    suggester leaves a bare word swapped to this suggester. Only a fix the
-    shape of a typo: two words of letters, the old one at least five long,
-    at most two letters apart (a transposition is one), not a change of
-    case alone — ``it`` → ``them`` in a sentence is an edit of that
-    sentence, not of every ``it``. Occurrences in code are not offered.
-    Only a fix made in at most as many changes as the letters it may change:
-    a word typed out letter by letter is never done until the developer
-    stops (``extensio`` is two letters from ``extesion`` too)."""
+def _spelling_sites(context: SuggestContext, ev: RenameEvidence, starts: list[int]) -> list[int]:
+    """The places of a misspelt word fixed in a comment or a string
+    (``bounaries`` → ``boundaries``) that still spell it so in the other
+    comments and strings: no binding covers prose, and the repeat suggester
+    leaves a bare word swapped to this suggester. Only a fix the shape of a
+    typo: two words of letters, the old one at least five long, at most two
+    letters apart (a transposition is one), not a change of case alone —
+    ``it`` → ``them`` in a sentence is an edit of that sentence, not of
+    every ``it``. Places in code are not offered. Only a fix made in at most
+    as many changes as the letters it may change: a word typed out letter by
+    letter is never done until the developer stops (``extensio`` is two
+    letters from ``extesion`` too)."""
     old, new = ev.old, ev.new
     if context.syntax is None or ev.edit.keystrokes > _SPELLING_MAX_DISTANCE or not _typo_fixed(old, new):
         return []
-    text = context.text
-    starts = word_starts(text, old)
-    if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
-        return []
     if not _in_comment_or_string(context, ev.site_cp, len(new)):
         return []
-    starts = [s for s in starts if _in_comment_or_string(context, s, len(old))]
-    return _site_candidates(
-        context,
-        ev,
-        rank,
-        name,
-        starts,
-        family="spelling",
-        evidence=f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here",
-        prose=True,
-    )
+    return [s for s in starts if _in_comment_or_string(context, s, len(old))]
 
 
 def _typo_fixed(old: str, new: str) -> bool:
     """Whether ``old`` → ``new`` has the shape of a spelling fix (see
-    :func:`_spelling_candidates`)."""
+    :func:`_spelling_sites`)."""
     if len(old) < _SPELLING_MIN_CHARS or not old.isalpha() or not new.isalpha() or old.lower() == new.lower():
         return False
     return _edit_distance(old, new, _SPELLING_MAX_DISTANCE) <= _SPELLING_MAX_DISTANCE
