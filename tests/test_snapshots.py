@@ -287,14 +287,14 @@ def test_a_parse_ahead_taken_retires_the_copy() -> None:
     assert work is not None
     session.finish_suggest(work, work.compute())
     parse = session.prepare_parse(OTHER)
-    if parse is not None:  # the other document's edit awaits a parse nobody read
-        parse.run()
-        assert session.finish_parse(parse)
-        after = session.prepare_suggest(URI, 1, Position(1, 4))
-        assert after is not None
-        assert after.workspace.documents[OTHER] is not work.workspace.documents[OTHER]
-        syntax = after.workspace.documents[OTHER].syntax
-        assert syntax is not None and not syntax.reparse_pending
+    assert parse is not None  # the other document's edit awaits a parse nobody read
+    parse.run()
+    assert session.finish_parse(parse)
+    after = session.prepare_suggest(URI, 1, Position(1, 4))
+    assert after is not None
+    assert after.workspace.documents[OTHER] is not work.workspace.documents[OTHER]
+    syntax = after.workspace.documents[OTHER].syntax
+    assert syntax is not None and not syntax.reparse_pending
 
 
 operations = st.lists(
