@@ -229,3 +229,36 @@ def test_a_short_deletion_without_context_is_no_rule() -> None:
     script = Script(text, "ruby", "file:///w/t.rb")
     script.change("status.to_i", "status")
     assert "a = status\nb = 1\nc = count\n" not in script.applied("repeat")
+
+
+def test_a_name_the_change_carries_is_a_hole_after_one_example() -> None:
+    """``onStack(stack, `` -> ``stack.contains(``: the change is about its
+    fixed text, so the name it moves may be any name at the next site."""
+    text = (
+        "class T {\n  boolean a() { return onStack(stack, el); }\n"
+        "  boolean b() { return onStack(formattingElements, el); }\n}\n"
+    )
+    script = Script(text, "java", "file:///w/T.java")
+    script.change("onStack(stack, ", "stack.contains(")
+    assert any("return formattingElements.contains(el);" in t for t in script.applied("repeat", "carried"))
+
+
+def test_a_literal_rule_of_the_example_goes_before_its_carried_names() -> None:
+    """Where the example's own text stands again, that is the site: the
+    rule with the carried name as a hole is not tried."""
+    text = "x = wrap(first)\ny = wrap(first)\nz = wrap(second)\n"
+    script = Script(text)
+    script.change("wrap(first)", "first.wrapped()")
+    results = script.applied("repeat")
+    assert "x = first.wrapped()\ny = first.wrapped()\nz = wrap(second)\n" in results
+    assert not script.applied("repeat", "carried")
+
+
+def test_a_keyword_the_change_carries_stays_fixed_text() -> None:
+    """``self.stop()`` -> ``stop(self)`` says nothing about ``job.stop()``."""
+    text = "def a(self):\n    self.stop()\n\ndef b(self, job):\n    job.stop()\n    self.stop()\n"
+    script = Script(text)
+    script.change("self.stop()", "stop(self)")
+    results = script.applied("repeat")
+    assert any(t.endswith("    job.stop()\n    stop(self)\n") for t in results)
+    assert not any("stop(job)" in t for t in results)

@@ -384,8 +384,70 @@ def _single_rules(ex: EditExample) -> list[Rule]:
             r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
             r.info.update(_info(ex, kl, kr, edges))
             out.append(r)
-    # whole lines context
+    out.extend(_carried_rules(ex, prefix, edges))
     return out
+
+
+# a change that carries more names than this rewrites the line rather than transforms it
+_MAX_CARRIED = 2
+
+
+def _carried_names(ex: EditExample) -> frozenset[str]:
+    """The names the change carries from its old text into its new one
+    (``onStack(stack, `` -> ``stack.contains(``: ``stack``), keywords aside."""
+    old = {t.text for t in ex.old_toks if t.kind == IDENT and t.text not in _KEYWORDS}
+    return frozenset(t.text for t in ex.new_toks if t.kind == IDENT and t.text in old)
+
+
+def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) -> list[Rule]:
+    """One-example rules whose carried names (:func:`_carried_names`) are
+    holes wherever they stand in the rule's span: the change moves or wraps
+    them, so it is about its fixed text, not about them (``onStack(<I>, ``
+    -> ``<I>.contains(``). Tried after every literal rule of the example
+    (:func:`is_carried`); context widths as :func:`_single_rules`', except
+    that the context must end on fixed text."""
+    carried = _carried_names(ex)
+    if not carried or len(carried) > _MAX_CARRIED:
+        return []
+    if not any(t.kind in (IDENT, STRING) and t.text not in carried and t.text not in _KEYWORDS for t in ex.old_toks):
+        return []  # nothing fixed in the old text: a line inserted above it, not a change of it
+    p, s = ex.p, ex.s
+    b_named = [i for i, t in enumerate(ex.b_toks) if t.kind == IDENT and t.text in carried]
+    a_named = [i for i, t in enumerate(ex.a_toks) if t.kind == IDENT and t.text in carried]
+    hole_of = {name: h for h, name in enumerate(sorted(carried))}
+    out: list[Rule] = []
+    for k in range(0, _MAX_CONTEXT_TOKENS + 1):
+        for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
+            if kl > p or kr > s:
+                continue
+            lo = p - kl
+            b_hi = len(ex.b_toks) - s + kr
+            a_hi = len(ex.a_toks) - s + kr
+            if lo >= b_hi:
+                continue
+            b_holes = {i: hole_of[ex.b_toks[i].text] for i in b_named if lo <= i < b_hi}
+            if (kl > 0 and lo in b_holes) or (kr > 0 and b_hi - 1 in b_holes):
+                continue  # a hole at the context's edge matches anything
+            a_holes = {i: hole_of[ex.a_toks[i].text] for i in a_named if lo <= i < a_hi}
+            tpl = _span_template(ex, kl, kr, b_holes, a_holes)
+            if tpl is None:
+                continue
+            before_t, after_t = tpl
+            used = sorted(set(b_holes.values()))
+            remap = {h: i for i, h in enumerate(used)}
+            before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
+            after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
+            spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - 0.3 for i in b_holes)
+            r = make_rule(before_t, after_t, [IDENT] * len(used), 1, spec, (ex.edit,))
+            r.info.update(_info(ex, kl, kr, edges))
+            r.info["carried"] = True
+            out.append(r)
+    return out
+
+
+def is_carried(rule: Rule) -> bool:
+    """A one-example rule with the names its change carries as holes (:func:`_carried_rules`)."""
+    return bool(rule.info.get("carried"))
 
 
 # (a's change, b's change) -> whether the two changes agree (:func:`_change_holes`):

@@ -49,7 +49,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceR
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.examples import ExampleMemory
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
-from nextedit.suggest.repeat.rules import COMMENT_STARTS, literal_specificity
+from nextedit.suggest.repeat.rules import COMMENT_STARTS, is_carried, literal_specificity
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
@@ -548,7 +548,12 @@ def rule_features(
     info = rule.info
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
     shape: Shape = "insert" if n_old == 0 else "delete" if n_new == 0 else "replace"
-    family = "line" if info.get("line_rule") else ("anti-unified" if rule.evidence >= 2 else "tokens")
+    if info.get("line_rule"):
+        family = "line"
+    elif rule.evidence >= 2:
+        family = "anti-unified"
+    else:
+        family = "carried" if is_carried(rule) else "tokens"
     return CandidateFeatures(
         family=family,
         examples=rule.evidence,

@@ -80,7 +80,7 @@ from nextedit.suggest.repeat.model import (
     Site,
     make_rule,  # noqa: F401
 )
-from nextedit.suggest.repeat.rules import MadeRules, acceptable, literal_specificity, made_rules
+from nextedit.suggest.repeat.rules import MadeRules, acceptable, is_carried, literal_specificity, made_rules
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.sites import (
     MatchMemo,
@@ -184,6 +184,8 @@ def synthesize(
         for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
+            if age and is_carried(rule):
+                continue  # an older edit's names as holes: too loose to keep looking for
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
@@ -224,7 +226,8 @@ def synthesize(
             if walked and walk is not None:
                 walk.offered = True
             break
-        if len(proposals) >= max_proposals:
+        # the newest edit's carried-names rule takes no older source's place
+        if sum(1 for p in proposals if not is_carried(p.rule)) >= max_proposals:
             break
     return proposals
 
@@ -399,7 +402,8 @@ class _Search:
 
 def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
     """A source's acceptable rules in the order they are tried — a rule with
-    enough fixed text first, a vaguer one only when none has sites — each
+    enough fixed text first, a vaguer one only when none has sites, and the
+    rules with carried names as holes only when no literal one has — each
     with its limit and the longest literal rule's text of that limit when
     it holds the rule's (found at too many sites, that one says this one is
     too: :meth:`_Search.inside_too_many`), and those longest literal rules:
@@ -408,8 +412,10 @@ def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tup
     plan = made.derived.get("plan")
     if plan is None:
         rules = [r for r in made.rules if acceptable(r)]
-        specific = [r for r in rules if literal_specificity(r) >= SPECIFIC_LITERAL]
-        ordered = specific + [r for r in rules if literal_specificity(r) < SPECIFIC_LITERAL]
+        ordered = []
+        for group in ([r for r in rules if not is_carried(r)], [r for r in rules if is_carried(r)]):
+            ordered += [r for r in group if literal_specificity(r) >= SPECIFIC_LITERAL]
+            ordered += [r for r in group if literal_specificity(r) < SPECIFIC_LITERAL]
         longest = _longest_literals(ordered)
         longest_text = {limit: rule.plain_literal for limit, rule in longest}
         steps = []
