@@ -255,10 +255,17 @@ def test_a_literal_rule_of_the_example_goes_before_its_carried_names() -> None:
 
 
 def test_a_keyword_the_change_carries_stays_fixed_text() -> None:
-    """``self.stop()`` -> ``stop(self)`` says nothing about ``job.stop()``."""
-    text = "def a(self):\n    self.stop()\n\ndef b(self, job):\n    job.stop()\n    self.stop()\n"
+    """``self.stop()`` -> ``halt(self)`` says nothing about ``job.stop()``."""
+    text = "def a(self):\n    self.stop()\n\ndef b(self, job):\n    job.stop()\n"
     script = Script(text)
-    script.change("self.stop()", "stop(self)")
-    results = script.applied("repeat")
-    assert any(t.endswith("    job.stop()\n    stop(self)\n") for t in results)
-    assert not any("stop(job)" in t for t in results)
+    script.change("self.stop()", "halt(self)")
+    assert not any("halt(job)" in t for t in script.applied("repeat"))
+
+
+def test_a_line_typed_above_a_line_is_no_change_of_its_names() -> None:
+    """Every name of the old text reappears after a new line typed above
+    it: none is a hole, or ``x = f(42)`` would match any call of 42."""
+    text = "def a():\n    store = make(42)\n\ndef b():\n    other = build(42)\n"
+    script = Script(text)
+    script.change("store = make(42)", "n = 42\n    store = make(n)")
+    assert not any("other = build(n)" in t for t in script.applied("repeat"))
