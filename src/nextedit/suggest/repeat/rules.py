@@ -390,6 +390,9 @@ def _single_rules(ex: EditExample) -> list[Rule]:
 
 # a change that carries more names than this rewrites the line rather than transforms it
 _MAX_CARRIED = 2
+# the context of a rule with carried names: up to 1 token on one side and 2 on the other
+# (in the traces, no wider one was right: the narrow ones are the transformation)
+_CARRIED_CONTEXT = 1
 
 
 def _carried_names(ex: EditExample) -> frozenset[str]:
@@ -404,8 +407,8 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
     holes wherever they stand in the rule's span: the change moves or wraps
     them, so it is about its fixed text, not about them (``onStack(<I>, ``
     -> ``<I>.contains(``). Tried after every literal rule of the example
-    (:func:`is_carried`); context widths as :func:`_single_rules`', except
-    that the context must end on fixed text."""
+    (:func:`is_carried`); context widths as :func:`_single_rules`', up to
+    :data:`_CARRIED_CONTEXT`, and the context must end on fixed text."""
     carried = _carried_names(ex)
     if not carried or len(carried) > _MAX_CARRIED:
         return []
@@ -416,7 +419,7 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
     a_named = [i for i, t in enumerate(ex.a_toks) if t.kind == IDENT and t.text in carried]
     hole_of = {name: h for h, name in enumerate(sorted(carried))}
     out: list[Rule] = []
-    for k in range(0, _MAX_CONTEXT_TOKENS + 1):
+    for k in range(0, _CARRIED_CONTEXT + 1):
         for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
             if kl > p or kr > s:
                 continue
