@@ -149,3 +149,21 @@ def test_a_word_typed_out_letter_by_letter_is_no_typo_fix() -> None:
         offered += [c for c in ranking.candidates if c.features.family == "spelling"]
     assert session.documents[uri].document.text.startswith("# Indicates the extension has")
     assert offered == []
+
+
+@pytest.mark.parametrize(("old", "new"), [("true", "false"), ("False", "True"), ("None", "True"), ("null", "undefined")])
+def test_a_value_spelt_as_a_word_is_never_renamed(old: str, new: str) -> None:
+    """``true`` -> ``false`` sets one value: the other ``true``s are no
+    occurrences of a name, in code or in prose."""
+    text = f"x = {old}\ny = {old}  # keep it {old}\nz = {old}\n"
+    session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
+    uri = "file:///w/t.py"
+    session.did_open(uri, "python", 1, text)
+    doc = session.documents[uri].document
+    start = text.index(old)
+    rng = Range(
+        doc.position_at(start, PositionEncoding.UTF32), doc.position_at(start + len(old), PositionEncoding.UTF32)
+    )
+    session.did_change(uri, 2, [TextChange(rng, new)])
+    ranking = session.engine.rank(session, SuggestRequest(uri, 2, start + len(new)), session.kinds, frozenset())
+    assert not [c for c in ranking.candidates if c.suggester == "rename"]

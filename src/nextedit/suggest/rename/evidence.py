@@ -75,8 +75,14 @@ def identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] 
     if cached is not False:
         return cached
     result = _identifier_renames(edit)
+    if result is not None and (result[0] in _LITERAL_WORDS or result[1] in _LITERAL_WORDS):
+        result = None  # ``true`` -> ``false`` sets a value: it names nothing
     edit.extra["identifier_renames"] = result
     return result
+
+
+# the values languages spell as words: an identifier to the lexer, never a name
+_LITERAL_WORDS = frozenset("true false True False TRUE FALSE None null nil NULL undefined nullptr NaN".split())
 
 
 def _identifier_renames(edit: DeveloperEdit) -> tuple[str, str, list[int], bool] | None:
