@@ -151,7 +151,9 @@ def test_a_word_typed_out_letter_by_letter_is_no_typo_fix() -> None:
     assert offered == []
 
 
-@pytest.mark.parametrize(("old", "new"), [("true", "false"), ("False", "True"), ("None", "True"), ("null", "undefined")])
+@pytest.mark.parametrize(
+    ("old", "new"), [("true", "false"), ("False", "True"), ("None", "True"), ("null", "undefined")]
+)
 def test_a_value_spelt_as_a_word_is_never_renamed(old: str, new: str) -> None:
     """``true`` -> ``false`` sets one value: the other ``true``s are no
     occurrences of a name, in code or in prose."""
