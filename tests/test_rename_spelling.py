@@ -45,6 +45,12 @@ PYTHON = (
 def _spelling_after(text: str, language: str, uri: str, where: str, old: str, new: str) -> tuple[str, list[Candidate]]:
     """The developer replaces ``old`` by ``new`` at the first ``where``; the
     text then, and the spelling candidates of the rename suggester."""
+    after, offered = _rename_after(text, language, uri, where, old, new)
+    return after, [c for c in offered if c.features.family == "spelling"]
+
+
+def _rename_after(text: str, language: str, uri: str, where: str, old: str, new: str) -> tuple[str, list[Candidate]]:
+    """As :func:`_spelling_after`, with every candidate of the rename suggester."""
     session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
     session.did_open(uri, language, 1, text)
     doc = session.documents[uri].document
@@ -56,7 +62,7 @@ def _spelling_after(text: str, language: str, uri: str, where: str, old: str, ne
     after = session.documents[uri].document.text
     request = SuggestRequest(uri, 2, start + len(new))
     ranking = session.engine.rank(session, request, session.kinds, frozenset())
-    return after, [c for c in ranking.candidates if c.suggester == "rename" and c.features.family == "spelling"]
+    return after, [c for c in ranking.candidates if c.suggester == "rename"]
 
 
 def _lines(text: str, candidates: list[Candidate]) -> list[str]:
@@ -158,14 +164,5 @@ def test_a_value_spelt_as_a_word_is_never_renamed(old: str, new: str) -> None:
     """``true`` -> ``false`` sets one value: the other ``true``s are no
     occurrences of a name, in code or in prose."""
     text = f"x = {old}\ny = {old}  # keep it {old}\nz = {old}\n"
-    session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
-    uri = "file:///w/t.py"
-    session.did_open(uri, "python", 1, text)
-    doc = session.documents[uri].document
-    start = text.index(old)
-    rng = Range(
-        doc.position_at(start, PositionEncoding.UTF32), doc.position_at(start + len(old), PositionEncoding.UTF32)
-    )
-    session.did_change(uri, 2, [TextChange(rng, new)])
-    ranking = session.engine.rank(session, SuggestRequest(uri, 2, start + len(new)), session.kinds, frozenset())
-    assert not [c for c in ranking.candidates if c.suggester == "rename"]
+    _, offered = _rename_after(text, "python", "file:///w/t.py", f"x = {old}", old, new)
+    assert offered == []

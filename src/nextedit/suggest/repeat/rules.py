@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from nextedit.frozen import evolve
@@ -361,31 +361,38 @@ def _line_rule(ex: EditExample) -> Rule | None:
 def _single_rules(ex: EditExample) -> list[Rule]:
     """One-example rules with growing context, most general first."""
     out: list[Rule] = []
-    p, s = ex.p, ex.s
     # _specificity of any span as a difference of prefix sums: every token
     # weight is a multiple of 0.25, so the sums are exact in any order
     prefix = [0.0]
     for t in ex.b_toks:
         prefix.append(prefix[-1] + _tok_weight(t))
     edges = _LineEdges(ex)
-    for k in range(0, _MAX_CONTEXT_TOKENS + 1):
+    for kl, kr, lo, b_hi in _context_widths(ex, _MAX_CONTEXT_TOKENS):
+        tpl = _span_template(ex, kl, kr, {}, {})
+        if tpl is None:
+            continue
+        before_t, after_t = tpl
+        spec = prefix[b_hi] - prefix[lo]
+        r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
+        r.info.update(_info(ex, kl, kr, edges))
+        out.append(r)
+    out.extend(_carried_rules(ex, prefix, edges))
+    return out
+
+
+def _context_widths(ex: EditExample, k_max: int) -> Iterator[tuple[int, int, int, int]]:
+    """``(kl, kr, lo, b_hi)`` of a one-example rule's context widths, from
+    none to ``k_max`` tokens a side (and one more on either side), narrowest
+    first: ``lo``/``b_hi`` bound the rule's before tokens."""
+    p, s = ex.p, ex.s
+    for k in range(0, k_max + 1):
         for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
             if kl > p or kr > s:
                 continue
             lo = p - kl
             b_hi = len(ex.b_toks) - s + kr
-            if lo >= b_hi:
-                continue
-            tpl = _span_template(ex, kl, kr, {}, {})
-            if tpl is None:
-                continue
-            before_t, after_t = tpl
-            spec = prefix[b_hi] - prefix[lo]
-            r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
-            r.info.update(_info(ex, kl, kr, edges))
-            out.append(r)
-    out.extend(_carried_rules(ex, prefix, edges))
-    return out
+            if lo < b_hi:
+                yield kl, kr, lo, b_hi
 
 
 # a change that carries more names than this rewrites the line rather than transforms it
@@ -414,37 +421,29 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
         return []
     if not any(t.kind in (IDENT, STRING) and t.text not in carried and t.text not in _KEYWORDS for t in ex.old_toks):
         return []  # nothing fixed in the old text: a line inserted above it, not a change of it
-    p, s = ex.p, ex.s
     b_named = [i for i, t in enumerate(ex.b_toks) if t.kind == IDENT and t.text in carried]
     a_named = [i for i, t in enumerate(ex.a_toks) if t.kind == IDENT and t.text in carried]
     hole_of = {name: h for h, name in enumerate(sorted(carried))}
     out: list[Rule] = []
-    for k in range(0, _CARRIED_CONTEXT + 1):
-        for kl, kr in ((k, k), (k, k + 1), (k + 1, k)):
-            if kl > p or kr > s:
-                continue
-            lo = p - kl
-            b_hi = len(ex.b_toks) - s + kr
-            a_hi = len(ex.a_toks) - s + kr
-            if lo >= b_hi:
-                continue
-            b_holes = {i: hole_of[ex.b_toks[i].text] for i in b_named if lo <= i < b_hi}
-            if (kl > 0 and lo in b_holes) or (kr > 0 and b_hi - 1 in b_holes):
-                continue  # a hole at the context's edge matches anything
-            a_holes = {i: hole_of[ex.a_toks[i].text] for i in a_named if lo <= i < a_hi}
-            tpl = _span_template(ex, kl, kr, b_holes, a_holes)
-            if tpl is None:
-                continue
-            before_t, after_t = tpl
-            used = sorted(set(b_holes.values()))
-            remap = {h: i for i, h in enumerate(used)}
-            before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
-            after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
-            spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - 0.3 for i in b_holes)
-            r = make_rule(before_t, after_t, [IDENT] * len(used), 1, spec, (ex.edit,))
-            r.info.update(_info(ex, kl, kr, edges))
-            r.info["carried"] = True
-            out.append(r)
+    for kl, kr, lo, b_hi in _context_widths(ex, _CARRIED_CONTEXT):
+        b_holes = {i: hole_of[ex.b_toks[i].text] for i in b_named if lo <= i < b_hi}
+        if (kl > 0 and lo in b_holes) or (kr > 0 and b_hi - 1 in b_holes):
+            continue  # a hole at the context's edge matches anything
+        a_hi = len(ex.a_toks) - ex.s + kr
+        a_holes = {i: hole_of[ex.a_toks[i].text] for i in a_named if lo <= i < a_hi}
+        tpl = _span_template(ex, kl, kr, b_holes, a_holes)
+        if tpl is None:
+            continue
+        before_t, after_t = tpl
+        used = sorted(set(b_holes.values()))
+        remap = {h: i for i, h in enumerate(used)}
+        before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
+        after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
+        spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - 0.3 for i in b_holes)
+        r = make_rule(before_t, after_t, [IDENT] * len(used), 1, spec, (ex.edit,))
+        r.info.update(_info(ex, kl, kr, edges))
+        r.info["carried"] = True
+        out.append(r)
     return out
 
 
