@@ -434,13 +434,9 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
         tpl = _span_template(ex, kl, kr, b_holes, a_holes)
         if tpl is None:
             continue
-        before_t, after_t = tpl
-        used = sorted(set(b_holes.values()))
-        remap = {h: i for i, h in enumerate(used)}
-        before_t = [remap[x] if isinstance(x, int) else x for x in before_t]
-        after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
+        before_t, after_t = tpl  # every carried name stands in the change, so every hole is used
         spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - 0.3 for i in b_holes)
-        r = make_rule(before_t, after_t, [IDENT] * len(used), 1, spec, (ex.edit,))
+        r = make_rule(before_t, after_t, [IDENT] * len(carried), 1, spec, (ex.edit,))
         r.info.update(_info(ex, kl, kr, edges))
         r.info["carried"] = True
         out.append(r)
