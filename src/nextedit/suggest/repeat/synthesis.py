@@ -382,7 +382,8 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        return any(_holds(literal, shorter) for shorter in self.absent)
+        # ``in`` first: most pairs fail it, at less than the cost of the memo's lookup
+        return any(shorter in literal and _holds(literal, shorter) for shorter in self.absent)
 
     def too_many_literals(self, limit: int) -> dict[str, None]:
         """The literal before-texts found at more than ``limit`` sites so far
@@ -397,7 +398,7 @@ class _Search:
         if literal is None:
             return False
         # newest first: most often a source's own longest literal, searched just before its rules
-        return any(_holds(longer, literal) for longer in reversed(self.too_many.get(limit, {})))
+        return any(literal in longer and _holds(longer, literal) for longer in reversed(self.too_many.get(limit, {})))
 
 
 def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
