@@ -243,6 +243,18 @@ def test_a_name_the_change_carries_is_a_hole_after_one_example() -> None:
     assert any("return formattingElements.contains(el);" in t for t in script.applied("repeat", "carried"))
 
 
+def test_a_carried_name_is_a_hole_after_another_edit_too() -> None:
+    """The change stays a source when the developer fixed something else next."""
+    text = (
+        "class T {\n  int n = 1;\n  boolean a() { return onStack(stack, el); }\n"
+        "  boolean b() { return onStack(formattingElements, el); }\n}\n"
+    )
+    script = Script(text, "java", "file:///w/T.java")
+    script.change("onStack(stack, ", "stack.contains(")
+    script.change("int n = 1;", "int n = 2;")
+    assert any("return formattingElements.contains(el);" in t for t in script.applied("repeat", "carried"))
+
+
 def test_a_literal_rule_of_the_example_goes_before_its_carried_names() -> None:
     """Where the example's own text stands again, that is the site: the
     rule with the carried name as a hole is not tried."""

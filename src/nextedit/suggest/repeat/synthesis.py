@@ -184,8 +184,6 @@ def synthesize(
         for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
-            if age and is_carried(rule):
-                continue  # an older edit's names as holes: too loose to keep looking for
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
@@ -226,7 +224,7 @@ def synthesize(
             if walked and walk is not None:
                 walk.offered = True
             break
-        # the newest edit's carried-names rule takes no older source's place
+        # a carried-names rule takes no other source's place
         if sum(1 for p in proposals if not is_carried(p.rule)) >= max_proposals:
             break
     return proposals
