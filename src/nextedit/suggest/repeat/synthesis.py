@@ -114,6 +114,8 @@ _WALK_REACH = 20_000
 _WALK_TRIES = 8
 # rules scanned per request
 _MAX_RULE_SCANS = 150
+# the newest edits whose carried-names rules are tried
+_CARRIED_SOURCES = 5
 # fixed identifier/string text a rule should carry to be tried before vaguer ones
 SPECIFIC_LITERAL = 4.0
 
@@ -184,6 +186,8 @@ def synthesize(
         for rule, limit, holder in steps:
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
+            if age >= _CARRIED_SOURCES and is_carried(rule):
+                continue  # bounds their searches: none older was ever offered in the traces
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
