@@ -144,8 +144,10 @@ def synthesize(
 
     Sources are tried newest first; each gives at most one proposal (its
     first acceptable rule with sites), and the search stops after
-    ``max_proposals`` proposals. An older source's one-off edit counts only
-    when ``max_proposals`` asks for more than the newest proposal.
+    ``max_proposals`` proposals, not counting those of rules with carried
+    names as holes (tried for the ``_CARRIED_SOURCES`` newest sources only).
+    An older source's one-off edit counts only when ``max_proposals`` asks
+    for more than the newest proposal.
 
     ``memory`` (one per document, kept across requests) remembers the rules
     found in too many places by earlier requests while the text they read
@@ -187,7 +189,7 @@ def synthesize(
             if max_proposals == 1 and age and rule.evidence < 2:
                 continue  # an older one-off edit the developer did not follow up
             if age >= _CARRIED_SOURCES and is_carried(rule):
-                continue  # bounds their searches: none older was ever offered in the traces
+                continue  # bounds their searches: held out, none older was answered in the traces
             scans += 1
             if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
                 return proposals
