@@ -51,8 +51,12 @@ def _tok_weight(t: Tok) -> float:
     return _kind_weight(t.kind, len(t.text))
 
 
+# what a hole says about where a rule applies, whatever token it stands for
+_HOLE_WEIGHT = 0.3
+
+
 def _specificity(toks: Sequence[Tok], holes: frozenset[int] | set[int] = frozenset()) -> float:
-    return sum(0.3 if i in holes else _tok_weight(t) for i, t in enumerate(toks))
+    return sum(_HOLE_WEIGHT if i in holes else _tok_weight(t) for i, t in enumerate(toks))
 
 
 def _template(text: str, toks: Sequence[Tok], lo: int, hi: int, holes: dict[int, int]) -> list[str | int]:
@@ -435,7 +439,7 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
         if tpl is None:
             continue
         before_t, after_t = tpl  # every carried name stands in the change, so every hole is used
-        spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - 0.3 for i in b_holes)
+        spec = prefix[b_hi] - prefix[lo] - sum(_tok_weight(ex.b_toks[i]) - _HOLE_WEIGHT for i in b_holes)
         r = make_rule(before_t, after_t, [IDENT] * len(carried), 1, spec, (ex.edit,))
         r.info.update(_info(ex, kl, kr, edges))
         r.info["carried"] = True
@@ -631,7 +635,7 @@ def _au_rule(
     after_t = [remap[x] if isinstance(x, int) else x for x in after_t]
     kinds2 = [kinds[h] for h in used]
     # _specificity(a.b_toks[lo:b_hi], holes), summed in the same order
-    spec = sum(0.3 if i in b_holes else weights[i] for i in range(lo, b_hi))
+    spec = sum(_HOLE_WEIGHT if i in b_holes else weights[i] for i in range(lo, b_hi))
     r = make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
     r.info.update(_info(a, kl, kr, edges))
     return r
