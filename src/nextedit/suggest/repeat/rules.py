@@ -370,6 +370,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
     prefix = [0.0]
     for t in ex.b_toks:
         prefix.append(prefix[-1] + _tok_weight(t))
+    literal = _literal_prefix(ex)
     edges = _LineEdges(ex)
     for kl, kr, lo, b_hi in _context_widths(ex, _MAX_CONTEXT_TOKENS):
         tpl = _span_template(ex, kl, kr, {}, {})
@@ -379,6 +380,7 @@ def _single_rules(ex: EditExample) -> list[Rule]:
         spec = prefix[b_hi] - prefix[lo]
         r = make_rule(before_t, after_t, [], 1, spec, (ex.edit,))
         r.info.update(_info(ex, kl, kr, edges))
+        _know_literal_specificity(r, literal[b_hi] - literal[lo])
         out.append(r)
     out.extend(_carried_rules(ex, prefix, edges))
     return out
@@ -443,6 +445,7 @@ def _carried_rules(ex: EditExample, prefix: Sequence[float], edges: _LineEdges) 
         r = make_rule(before_t, after_t, [IDENT] * len(carried), 1, spec, (ex.edit,))
         r.info.update(_info(ex, kl, kr, edges))
         r.info["carried"] = True
+        _know_literal_specificity(r, _literal_sum(ex, lo, b_hi, b_holes))
         out.append(r)
     return out
 
@@ -638,6 +641,7 @@ def _au_rule(
     spec = sum(_HOLE_WEIGHT if i in b_holes else weights[i] for i in range(lo, b_hi))
     r = make_rule(before_t, after_t, kinds2, 2, spec, (b.edit, a.edit))
     r.info.update(_info(a, kl, kr, edges))
+    _know_literal_specificity(r, _literal_sum(a, lo, b_hi, b_holes))
     return r
 
 
@@ -786,7 +790,9 @@ def literal_specificity(rule: Rule) -> float:
     """Weight of the literal identifiers/strings of the before template (holes
     excluded), up to :data:`~nextedit.suggest.model.SPECIFICITY_CAP`: no
     reader looks past it (the ranker caps it there, the synthesis compares
-    with 1.5 and 4), so a long literal costs no more than a short one."""
+    with 1.5 and 4), so a long literal costs no more than a short one.
+    Rules made from an example's tokens know it already
+    (:func:`_know_literal_specificity`); the others count their template."""
     cached = rule.info.get("_literal_specificity")
     if cached is not None:
         return cached
@@ -808,14 +814,43 @@ def _literal_weight(part: str) -> float:
     edit."""
     total = 0.0
     for m in REPEAT_TOKEN_RE.finditer(part):  # tokenize() without its Tok objects
-        kind = m.lastgroup or PUNCT
-        if kind == IDENT and m.group() in _KEYWORDS:
-            total += 0.5
-        else:
-            total += _kind_weight(kind, m.end() - m.start())
+        total += _literal_token_weight(m.lastgroup or PUNCT, m.group())
         if total >= SPECIFICITY_CAP:
             return SPECIFICITY_CAP
     return total
+
+
+def _literal_token_weight(kind: str, text: str) -> float:
+    """One fixed token's part of :func:`literal_specificity`: a keyword says less than another name."""
+    return 0.5 if kind == IDENT and text in _KEYWORDS else _kind_weight(kind, len(text))
+
+
+def _literal_prefix(ex: EditExample) -> list[float]:
+    """Prefix sums of :func:`_literal_token_weight` over ``ex``'s before
+    tokens. Memoised on the example."""
+    cached = ex.__dict__.get("_literal_prefix")
+    if cached is not None:
+        return cached
+    prefix = [0.0]
+    for t in ex.b_toks:
+        prefix.append(prefix[-1] + _literal_token_weight(t.kind, t.text))
+    ex.__dict__["_literal_prefix"] = prefix  # frozen dataclass: a memo, not state
+    return prefix
+
+
+def _literal_sum(ex: EditExample, lo: int, hi: int, holes: dict[int, int]) -> float:
+    """The fixed weight of ``ex``'s before tokens ``lo:hi``, holes aside."""
+    prefix = _literal_prefix(ex)
+    return prefix[hi] - prefix[lo] - sum(_literal_token_weight(ex.b_toks[i].kind, ex.b_toks[i].text) for i in holes)
+
+
+def _know_literal_specificity(rule: Rule, total: float) -> None:
+    """Set :func:`literal_specificity` of a rule made from example tokens,
+    from their weights rather than by tokenizing its template again: a
+    template's fixed pieces are the text between its tokens, so they hold
+    the same tokens, and every weight is a multiple of 0.25 (any order of
+    the sum is exact)."""
+    rule.info["_literal_specificity"] = min(total, SPECIFICITY_CAP)
 
 
 # A rule must carry some fixed text; everything else about it — one example
