@@ -32,8 +32,6 @@ _MAX_CONTEXT_TOKENS = 8
 
 
 _SPECIFIC_KINDS = (IDENT, STRING, NUMBER)
-# how a line of comment (or docstring) starts, stripped; the line rules read it too
-COMMENT_STARTS = ("#", "//", "/*", "*", "--", '"' * 3, "'" * 3)
 
 
 def _kind_weight(kind: str, length: int) -> float:
@@ -663,6 +661,10 @@ def _new_literal(old: Sequence[Tok], new: Sequence[Tok]) -> bool:
     return False
 
 
+# how much of the change's stripped line its info keeps: enough for any comment prefix
+_LINE_HEAD = 3
+
+
 def _example_info(ex: EditExample) -> dict:
     """What a rule's acceptability needs of its example's change (independent
     of the context width): computed once per example."""
@@ -676,7 +678,8 @@ def _example_info(ex: EditExample) -> dict:
     stripped = (line_b or line_a).lstrip()
     info = {
         "prose": reads_as_prose(line_b) or reads_as_prose(line_a),
-        "comment": stripped.startswith(COMMENT_STARTS),
+        # whether that is a comment line depends on the language (:func:`nextedit.text.comments.comment_starts`)
+        "line_head": stripped[:_LINE_HEAD],
         "n_old": len(old),
         "n_new": len(new),
         "old_spec": _specificity(old),

@@ -38,6 +38,7 @@ from nextedit.suggest.repeat.text import align_lines
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text import common_affixes
+from nextedit.text.comments import comment_starts
 from nextedit.text.portable_regex import escape, is_portable, replace_edits
 
 __all__ = [
@@ -183,6 +184,6 @@ class SearchReplaceSuggester:
                 replace=replace,
                 is_regex=is_regex,
                 example_seq=max(e.seq for e in rule.examples),
-                features=rule_features(best, 0),
+                features=rule_features(best, 0, comments=comment_starts(context.language)),
             )
         ]

@@ -49,7 +49,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceR
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.examples import ExampleMemory
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
-from nextedit.suggest.repeat.rules import COMMENT_STARTS, is_carried, literal_specificity
+from nextedit.suggest.repeat.rules import is_carried, literal_specificity
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
 from nextedit.suggest.repeat.synthesis import Proposal as RuleProposal
@@ -60,6 +60,7 @@ from nextedit.suggest.similarity import neighbour_similarity
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.syntax import enclosing_node
 from nextedit.text import common_affixes
+from nextedit.text.comments import ANY_COMMENT_STARTS, comment_starts
 from nextedit.text.lexical import WORD_RE, word_hits
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
@@ -259,6 +260,7 @@ class RepeatEditSuggester:
                             _placement(context, site.match_start, [e.start for e in rule.examples]),
                             _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
                             _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
+                            comment_starts(context.language),
                         ),
                     )
                 )
@@ -412,6 +414,7 @@ def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | No
             groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
     out: list[Candidate] = []
     finders: dict[tuple[str, ...], BlockFinder] = {}
+    comments = comment_starts(context.language)
     for (kind, before, after), members in groups.items():
         age, rule = members[0]
         finder = finders.get(before)
@@ -483,7 +486,7 @@ def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | No
                         same_line_text=True,
                         same_line_shape=True,
                         prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-                        comment=any(x.lstrip().startswith(COMMENT_STARTS) for x in (*before, *after) if x),
+                        comment=any(x.lstrip().startswith(comments) for x in (*before, *after) if x),
                         above_source=above,
                         lines_from_examples=near,
                         between_examples=between,
@@ -542,8 +545,11 @@ def rule_features(
     placement: tuple[int, bool, bool] = (0, False, False),
     same_line: tuple[bool, bool] = (False, False),
     neighbour_similarity: float = 0.0,
+    comments: tuple[str, ...] = ANY_COMMENT_STARTS,
 ) -> CandidateFeatures:
-    """The ranker's view of one site of a repeat rule."""
+    """The ranker's view of one site of a repeat rule; ``comments`` are the
+    prefixes that open a comment line in the document's language
+    (:func:`~nextedit.text.comments.comment_starts`)."""
     rule = proposal.rule
     info = rule.info
     n_old, n_new = info.get("n_old", 0), info.get("n_new", 0)
@@ -569,7 +575,7 @@ def rule_features(
         shape=shape,
         whole_line=bool(info.get("line_rule") or info.get("full_line")),
         prose=bool(info.get("prose")),
-        comment=bool(info.get("comment")),
+        comment=info.get("line_head", "").startswith(comments),
         new_literal=bool(info.get("new_literal")),
         identifier_only=bool(info.get("substitution")),
         lines_from_examples=placement[0],
