@@ -261,11 +261,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
     ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
     ap.add_argument("--nested", action="store_true", help="also simulate with nested thresholds (slower)")
+    ap.add_argument(
+        "--drop",
+        default="",
+        metavar="PREFIXES",
+        help="leave out the features whose names start with any of these (comma-separated): "
+        "the same candidates scored without them",
+    )
     args = ap.parse_args(argv)
 
     queries, cands = load(args.queries, args.candidates)
     rows = [c for cs in cands.values() for c in cs]
-    names = sorted({k for r in rows for k in r["vector"]})
+    drop = tuple(p for p in args.drop.split(",") if p)
+    names = sorted({k for r in rows for k in r["vector"] if not (drop and k.startswith(drop))})
     x = design(rows, names)
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     repos = sorted({q["repo"] for q in queries})
