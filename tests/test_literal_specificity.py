@@ -54,11 +54,11 @@ _LINE = st.lists(st.tuples(_WORDS, _GLUE).map("".join), min_size=2, max_size=10)
 @st.composite
 def _two_examples(draw: st.DrawFn) -> list[EditExample]:
     """Two lines, the second a copy of the first with some names swapped
-    (as many tokens), where the developer
-    replaced the same token in each: the examples of those two edits."""
+    (as many tokens), where the developer replaced the same token in each:
+    the examples of those two edits."""
     first = draw(_LINE)
     swap = {t.text: draw(_WORDS) for t in tokenize(first) if draw(st.booleans())}
-    second = "".join(swap.get(t.text, t.text) + first[t.end : t.end + len(g)] for t, g in _with_gaps(first))
+    second = "".join(swap.get(t.text, t.text) + gap for t, gap in _with_gaps(first))
     assume(len(tokenize(second)) == len(tokenize(first)))  # ``42`` glued to ``.i`` is one number
     at = draw(st.integers(0, len(tokenize(first)) - 1))
     new = draw(st.sampled_from(["other", "self.config", '"POST"', "f(i)", ""]))
