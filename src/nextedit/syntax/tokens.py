@@ -8,14 +8,16 @@ same-name lookup built on it.
 
 Must not know about tree-sitter, LSP/ACP or position encodings: offsets are
 code-point indices into the ``str`` it is given. Whitespace is not a token.
-The pattern is :data:`nextedit.text.lexical.FALLBACK_TOKEN_RE`.
+The pattern is :data:`nextedit.text.lexical.FALLBACK_TOKEN_RE` (and, for
+one name's occurrences, :func:`nextedit.text.lexical.fallback_name_scanner`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Literal, NamedTuple
 
-from nextedit.text.lexical import FALLBACK_TOKEN_RE
+from nextedit.text.lexical import FALLBACK_TOKEN_RE, fallback_name_scanner
 
 __all__ = ["Token", "TokenKind", "tokenize", "word_at", "same_name_occurrences"]
 
@@ -63,10 +65,44 @@ def word_at(tokens: list[Token], cp_offset: int) -> Token | None:
 def same_name_occurrences(text: str, cp_offset: int) -> list[tuple[int, int]] | None:
     """``(start_cp, end_cp)`` of every word token equal to the word at (or
     ending at) ``cp_offset``, outside strings and comments; ``None`` when
-    there is no word there."""
-    tokens = tokenize(text)
-    target = word_at(tokens, cp_offset)
+    there is no word there.
+
+    What :func:`tokenize` and :func:`word_at` would say, without a token
+    object per token of the text. Only the run of word characters and dots
+    around ``cp_offset`` is cut into tokens: no number, word or punctuation
+    token crosses its edges, so that cut is the whole text's unless a
+    string or comment covers the run. One scan for the word found there
+    (:func:`~nextedit.text.lexical.fallback_name_scanner`) then finds its
+    occurrences, and tells whether that word is one of them."""
+    cp = min(max(cp_offset, 0), len(text))
+    start, end = _run_around(text, cp)
+    local = [
+        Token(m.lastgroup, m.start(), m.end(), m.group())  # type: ignore[arg-type]
+        for m in FALLBACK_TOKEN_RE.finditer(text, start, end)
+    ]
+    target = word_at(local, cp)
     if target is None:
         return None
-    name = target.text
-    return [(t.start_cp, t.end_cp) for t in tokens if t.kind == "word" and t.text == name]
+    scanner = fallback_name_scanner(target.text)
+    found = [m.span() for m in scanner.finditer(text) if m.lastgroup == "name"]
+    return found if (target.start_cp, target.end_cp) in found else None
+
+
+# what a number, a word or a punctuation dot is made of: no such token crosses a run of them
+_RUN_AHEAD = re.compile(r"[\w$.]*")
+_RUN_BEHIND = re.compile(r"[\w$.]*\Z")
+_RUN_STEP = 256
+
+
+def _run_around(text: str, cp: int) -> tuple[int, int]:
+    """The maximal run of word characters, ``$`` and ``.`` that holds or touches ``cp``."""
+    match = _RUN_AHEAD.match(text, cp)
+    end = match.end() if match is not None else cp
+    reach = _RUN_STEP
+    while True:
+        floor = max(0, cp - reach)
+        behind = _RUN_BEHIND.search(text, floor, cp)
+        start = behind.start() if behind is not None else cp
+        if start > floor or floor == 0:
+            return start, end
+        reach *= 2  # the run goes on past the window: look further back

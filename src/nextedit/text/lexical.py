@@ -35,11 +35,13 @@ patterns over ``str`` (code points), and one set of UTF-8 bytes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 __all__ = [
     "FALLBACK_TOKEN_RE",
+    "fallback_name_scanner",
     "IDENTIFIER",
     "IDENTIFIER_RE",
     "KEYWORD_KIND_RE",
@@ -141,19 +143,50 @@ def is_plain_word_char(ch: str) -> bool:
 # double, backtick and triple quotes, multi-line) are one token each so that
 # the same-name lookup never renames inside them; words are names (``$``
 # included); every other non-blank character is a one-character token.
-FALLBACK_TOKEN_RE = re.compile(
-    r"""
-    (?P<comment> //[^\n]* | \#[^\n]* | /\*.*?(?:\*/|\Z) )
-  | (?P<string>
+_FALLBACK_COMMENT = r"//[^\n]* | \#[^\n]* | /\*.*?(?:\*/|\Z)"
+_FALLBACK_STRING = r"""
         \"\"\".*?(?:\"\"\"|\Z) | '''.*?(?:'''|\Z)
-      | "(?:\\.|[^"\\\n])*"? | '(?:\\.|[^'\\\n])*'? | `(?:\\.|[^`\\])*`?
+      | "(?:\\.|[^"\\\n])*"? | '(?:\\.|[^'\\\n])*'? | `(?:\\.|[^`\\])*`?"""
+FALLBACK_TOKEN_RE = re.compile(
+    rf"""
+    (?P<comment> {_FALLBACK_COMMENT} )
+  | (?P<string> {_FALLBACK_STRING}
     )
-  | (?P<number> \d[\w.]* )
-  | (?P<word> [^\W\d][\w$]* | \$[\w$]* )
+  | (?P<number> {NUMBER} )
+  | (?P<word> {IDENTIFIER} )
   | (?P<punct> [^\s\w] )
     """,
     re.VERBOSE | re.DOTALL,
 )
+
+
+@functools.lru_cache(maxsize=64)
+def fallback_name_scanner(name: str) -> re.Pattern[str]:
+    """A pattern whose matches, left to right, cut a text where
+    :data:`FALLBACK_TOKEN_RE` does, but meet only the word tokens ``name``
+    (group ``name``), the comments and strings, and runs of every other
+    token (group ``other``, blanks included). ``name`` is a word token's
+    text. A file holds far fewer of those than tokens, so finding one name's
+    occurrences costs one scan at the regex engine's speed, not a Python
+    step per token.
+
+    It cuts alike because every character starts what it would start there:
+    a quote or ``#`` a string or comment, ``/`` one when ``/`` or ``*``
+    follows, a digit a number, a letter, ``_`` or ``$`` a word (``name`` if
+    the word is exactly that), any other character one punctuation token,
+    and a blank nothing."""
+    word = re.escape(name) + r"(?![\w$])"
+    return re.compile(
+        rf"""
+        (?P<comment> {_FALLBACK_COMMENT} )
+      | (?P<string> {_FALLBACK_STRING}
+        )
+      | (?P<name> {word} )
+      | (?P<other> (?: \s | {NUMBER} | (?!{word})(?:{IDENTIFIER}) | [^\s\w$\#"'`/] | /(?![/*]) )+ )
+        """,
+        re.VERBOSE | re.DOTALL,
+    )
+
 
 # The repeat synthesis (:mod:`nextedit.suggest.repeat.tokens`): rules are
 # anti-unified token by token, so a comment's words are tokens (an edit in a
