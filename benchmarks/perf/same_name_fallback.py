@@ -29,11 +29,10 @@ _NAME = re.compile(r"(?<![\w$.])[A-Za-z_]\w*")
 
 
 def _by_tokens(text: str, cp_offset: int) -> list[tuple[int, int]] | None:
+    """The lookup before: every token of the text an object, then the word at the offset and its equals."""
     tokens = tokenize(text)
-    target = word_at(tokens, cp_offset)
-    if target is None:
-        return None
-    return [(t.start_cp, t.end_cp) for t in tokens if t.kind == "word" and t.text == target.text]
+    word = word_at(tokens, cp_offset)
+    return None if word is None else [t[1:3] for t in tokens if t.kind == "word" and t.text == word.text]
 
 
 def _generated(lines: int) -> str:
