@@ -31,10 +31,11 @@ class Token(NamedTuple):
     text: str
 
 
-def tokenize(text: str) -> list[Token]:
-    """Every non-whitespace token of ``text``, in order, non-overlapping."""
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Every non-whitespace token of ``text[start:end]``, in order,
+    non-overlapping, with offsets into ``text``."""
     out: list[Token] = []
-    for m in FALLBACK_TOKEN_RE.finditer(text):
+    for m in FALLBACK_TOKEN_RE.finditer(text, start, len(text) if end is None else end):
         kind = m.lastgroup
         if kind is None:  # pragma: no cover - every alternative is named
             continue
@@ -76,11 +77,7 @@ def same_name_occurrences(text: str, cp_offset: int) -> list[tuple[int, int]] | 
     occurrences, and tells whether that word is one of them."""
     cp = min(max(cp_offset, 0), len(text))
     start, end = _run_around(text, cp)
-    local = [
-        Token(m.lastgroup, m.start(), m.end(), m.group())  # type: ignore[arg-type]
-        for m in FALLBACK_TOKEN_RE.finditer(text, start, end)
-    ]
-    target = word_at(local, cp)
+    target = word_at(tokenize(text, start, end), cp)
     if target is None:
         return None
     scanner = fallback_name_scanner(target.text)

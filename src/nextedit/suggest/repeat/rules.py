@@ -844,7 +844,7 @@ def _literal_prefix(ex: EditExample) -> list[float]:
 def _literal_sum(ex: EditExample, lo: int, hi: int, holes: dict[int, int]) -> float:
     """The fixed weight of ``ex``'s before tokens ``lo:hi``, holes aside."""
     prefix = _literal_prefix(ex)
-    return prefix[hi] - prefix[lo] - sum(_literal_token_weight(ex.b_toks[i].kind, ex.b_toks[i].text) for i in holes)
+    return prefix[hi] - prefix[lo] - sum(prefix[i + 1] - prefix[i] for i in holes)
 
 
 def _know_literal_specificity(rule: Rule, total: float) -> None:

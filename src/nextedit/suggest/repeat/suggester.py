@@ -227,6 +227,7 @@ class RepeatEditSuggester:
                 or deletes_a_used_import(context, start, end, new)
             )
 
+        comments = comment_starts(context.language)
         candidates = [
             c
             for c in _line_candidates(context, self.name, memory.scans)
@@ -260,7 +261,7 @@ class RepeatEditSuggester:
                             _placement(context, site.match_start, [e.start for e in rule.examples]),
                             _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
                             _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
-                            comment_starts(context.language),
+                            comments,
                         ),
                     )
                 )
