@@ -35,6 +35,8 @@ _NEWLINE = re.compile(r"\n")
 _NEWLINE_BYTES = re.compile(rb"\n")
 # the longest pending window (code points) before the text is materialised
 _WINDOW_MAX = 8192
+# changes a document remembers the span of (:meth:`Document.shared_since`)
+_LOG = 64
 # how far past its target a line scan goes (code points or bytes; lines)
 _SCAN_AHEAD = 4096
 _SCAN_AHEAD_LINES = 64
@@ -103,12 +105,20 @@ class Document:
         "_we",
         "_wline",
         "_wbyte",
+        "_lineage",
+        "_serial",
+        "_log",
     )
 
     def __init__(self, uri: str, language_id: str, version: int, text: str) -> None:
         self.uri = uri
         self.language_id = language_id
         self.version = version
+        # the changes since it was opened: who it is (its snapshots share it), how many
+        # changes it took, and the last ``_LOG`` of them (:meth:`shared_since`)
+        self._lineage = object()
+        self._serial = 0
+        self._log: tuple[tuple[int, int, int], ...] = ()
         self._set_text(text)
 
     # -- state -------------------------------------------------------------
@@ -523,8 +533,43 @@ class Document:
         if self._win is not None and not self._window_takes(start_cp, end_cp):
             self._flush()
         if self._win is not None or self._open_window(start_cp, end_cp):
-            return self._replace_in_window(start_cp, end_cp, new_text)
-        return self._replace_materialised(start_cp, end_cp, new_text)
+            applied = self._replace_in_window(start_cp, end_cp, new_text)
+        else:
+            applied = self._replace_materialised(start_cp, end_cp, new_text)
+        self._logged(start_cp, self._len - (start_cp + len(new_text)))
+        return applied
+
+    def _logged(self, start_cp: int, after_cp: int) -> None:
+        """One more change: it kept the text before ``start_cp`` and the last ``after_cp`` characters."""
+        self._serial += 1
+        self._log = (*self._log[1 - _LOG :], (self._serial, start_cp, after_cp))
+
+    @property
+    def lineage(self) -> object:
+        """Who this document is: the same object for its snapshots, another one
+        for a document opened anew (its :meth:`serial` starts again)."""
+        return self._lineage
+
+    @property
+    def serial(self) -> int:
+        """How many changes this document took since it was opened."""
+        return self._serial
+
+    def shared_since(self, lineage: object, serial: int) -> tuple[int, int] | None:
+        """``(prefix, suffix)``: how many characters at its start and, not
+        overlapping them, at its end the text had in common with this one when
+        this document (``lineage``) had taken ``serial`` changes — read off the
+        log of changes since, not the texts (O(changes), not O(text)); None
+        when that is another document, or further back than the log reaches."""
+        if lineage is not self._lineage or serial > self._serial:
+            return None
+        if serial == self._serial:
+            return self._len, 0
+        log = self._log
+        if not log or log[0][0] > serial + 1:
+            return None
+        since = [(start, after) for n, start, after in log if n > serial]
+        return min(start for start, _ in since), min(after for _, after in since)
 
     def _window_takes(self, start_cp: int, end_cp: int) -> bool:
         """Whether the pending window can absorb a change of ``[start_cp, end_cp)``
@@ -634,6 +679,7 @@ class Document:
     def set_text(self, text: str, version: int) -> None:
         """Replace everything (didOpen of an already open document)."""
         self._set_text(text)
+        self._logged(0, 0)
         self.version = version
 
     # -- snapshots -----------------------------------------------------------
