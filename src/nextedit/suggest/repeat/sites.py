@@ -16,6 +16,7 @@ encodings.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -26,6 +27,7 @@ from nextedit.suggest.repeat.replay import Replay
 from nextedit.suggest.repeat.text import align_lines, without_trailing_blanks
 from nextedit.text import common_affixes
 from nextedit.text.lines import lines_back, lines_forward
+from nextedit.text.occurrence_index import OccurrenceIndex
 
 # a site region (the lines a match may span) longer than this is skipped
 _MAX_REGION_CHARS = 4000
@@ -119,12 +121,16 @@ def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tup
     return ls, le
 
 
-def _matches(text: str, rule: Rule, scan: _Scan, start: int = 0) -> Iterator[_Match]:
+def _matches(
+    text: str, rule: Rule, scan: _Scan, start: int = 0, index: OccurrenceIndex | None = None
+) -> Iterator[_Match]:
     """The rule's matches from ``start`` on, left to right, non-overlapping.
     The longest literal piece of the pattern is located with ``str.find`` (C
-    speed) and the regex runs only over the lines around each occurrence: the
-    cost is one scan plus the number of occurrences (capped), never a Python
-    loop over the file."""
+    speed), or read from the document's ``index`` of occurrences (which moves
+    them with each edit instead of scanning the file again), and the regex
+    runs only over the lines around each occurrence: the cost is at most one
+    scan plus the number of occurrences (capped), never a Python loop over
+    the file."""
     anchor = _anchor(rule)
     if anchor is None:
         for i, whole in enumerate(rule.regex.finditer(text, start)):
@@ -134,11 +140,12 @@ def _matches(text: str, rule: Rule, scan: _Scan, start: int = 0) -> Iterator[_Ma
             yield whole
         return
     lit, nl_before, nl_after = anchor
+    find = _anchor_finder(text, lit, index)
     plain = rule.plain_literal
     last_end = start
     last_region = (-1, -1)
     hits = 0
-    pos = text.find(lit, start)
+    pos = find(start)
     while pos >= 0:
         hits += 1
         if hits > _MAX_ANCHOR_HITS or scan.stop():
@@ -161,9 +168,24 @@ def _matches(text: str, rule: Rule, scan: _Scan, start: int = 0) -> Iterator[_Ma
                 yield m
         if region is None:  # skip the rest of the long line
             nl = text.find("\n", pos)
-            pos = text.find(lit, nl + 1) if nl >= 0 else -1
+            pos = find(nl + 1) if nl >= 0 else -1
         else:
-            pos = text.find(lit, pos + 1)
+            pos = find(pos + 1)
+
+
+def _anchor_finder(text: str, literal: str, index: OccurrenceIndex | None) -> Callable[[int], int]:
+    """``text.find(literal, k)`` as a function of ``k``: from the index's
+    starts of ``literal`` in ``text`` when it has them (the same answers)."""
+    starts = index.starts(text, literal) if index is not None else None
+    if starts is None:
+        return functools.partial(text.find, literal)
+    last = len(starts)
+
+    def at_or_after(k: int) -> int:
+        i = bisect.bisect_left(starts, k)
+        return starts[i] if i < last else -1
+
+    return at_or_after
 
 
 _WORD_CHAR = re.compile(r"\w")
@@ -228,16 +250,19 @@ class MatchMemo:
     rules differ only in what they write): each pattern's matches are found
     lazily, once, and replayed for the next rule."""
 
-    def __init__(self, text: str, cancelled: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self, text: str, cancelled: Callable[[], bool] | None = None, index: OccurrenceIndex | None = None
+    ) -> None:
         self.text = text
         self.cancelled = cancelled
+        self.index = index
         self._found: dict[tuple[object, object], _Found] = {}
 
     def matches(self, rule: Rule) -> _Found:
         key = (rule.pattern_key, _anchor(rule))
         found = self._found.get(key)
         if found is None:
-            found = self._found[key] = _Found(self.text, rule, self.cancelled)
+            found = self._found[key] = _Found(self.text, rule, self.cancelled, self.index)
         return found
 
 
@@ -246,9 +271,11 @@ class _Found(Replay[_Match]):
 
     __slots__ = ("_scan",)
 
-    def __init__(self, text: str, rule: Rule, cancelled: Callable[[], bool] | None) -> None:
+    def __init__(
+        self, text: str, rule: Rule, cancelled: Callable[[], bool] | None, index: OccurrenceIndex | None = None
+    ) -> None:
         self._scan = _Scan(cancelled)
-        super().__init__(_matches(text, rule, self._scan))
+        super().__init__(_matches(text, rule, self._scan, 0, index))
 
     @property
     def complete(self) -> bool:

@@ -62,6 +62,7 @@ from nextedit.syntax import enclosing_node
 from nextedit.text import common_affixes
 from nextedit.text.comments import ANY_COMMENT_STARTS, comment_starts
 from nextedit.text.lexical import WORD_RE, word_hits
+from nextedit.text.occurrence_index import OccurrenceIndex
 
 __all__ = ["RepeatEditSuggester", "categorizer", "repeat_fingerprint", "repeat_proposals", "rule_features"]
 
@@ -84,11 +85,13 @@ _MEMORIES = 8
 
 class DocumentMemory(NamedTuple):
     """What a suggester keeps of one document's earlier requests: the rules
-    found in too many places, and the examples of its recent edits (each
-    used only while the text it was made from stands)."""
+    found in too many places, the examples of its recent edits (each used
+    only while the text it was made from stands), and where the rules'
+    anchor literals stand (moved with each edit)."""
 
     scans: ScanMemory
     examples: ExampleMemory
+    occurrences: OccurrenceIndex
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -119,8 +122,9 @@ def repeat_proposals(context: SuggestContext, memory: DocumentMemory | None = No
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
+    text = memory.occurrences.begin(context.document) if memory is not None else context.text
     proposals = synthesize(
-        context.text,
+        text,
         _past_edits(edits),
         context.cursor_cp,
         max_sources=_SOURCES,
@@ -131,6 +135,7 @@ def repeat_proposals(context: SuggestContext, memory: DocumentMemory | None = No
         example_category=categorizer(context, edited=True),
         memory=memory.scans if memory is not None else None,
         example_memory=memory.examples if memory is not None else None,
+        occurrence_index=memory.occurrences if memory is not None else None,
     )
     _CACHE[key] = proposals
     while len(_CACHE) > _CACHE_SIZE:
@@ -272,7 +277,7 @@ class RepeatEditSuggester:
         recently asked about are kept)."""
         memory = self._memories.get(uri)
         if memory is None:
-            memory = self._memories[uri] = DocumentMemory(ScanMemory(), ExampleMemory())
+            memory = self._memories[uri] = DocumentMemory(ScanMemory(), ExampleMemory(), OccurrenceIndex())
             while len(self._memories) > _MEMORIES:
                 self._memories.popitem(last=False)
         self._memories.move_to_end(uri)

@@ -92,6 +92,7 @@ from nextedit.suggest.repeat.sites import (
     scan_sites_reach,
     sites_in,
 )
+from nextedit.text.occurrence_index import OccurrenceIndex
 
 __all__ = [
     "EditExample",
@@ -133,6 +134,7 @@ def synthesize(
     example_category: Callable[[int, int], tuple[str, str | None] | None] | None = None,
     memory: ScanMemory | None = None,
     example_memory: ExampleMemory | None = None,
+    occurrence_index: OccurrenceIndex | None = None,
 ) -> list[Proposal]:
     """Proposals from the developer's recent edits (oldest first), best first.
 
@@ -153,7 +155,9 @@ def synthesize(
     found in too many places by earlier requests while the text they read
     stands (:class:`ScanMemory`), ``example_memory`` (the same document's)
     the examples of its recent edits while the text around them stands
-    (:class:`ExampleMemory`); the proposals are the same without them.
+    (:class:`ExampleMemory`), ``occurrence_index`` (the same document's, begun on
+    ``text``: :meth:`OccurrenceIndex.begin`) where the rules' anchor literals
+    stand; the proposals are the same without them.
     """
     recent = list(edits[-max_examples:])
     if not recent:
@@ -171,7 +175,7 @@ def synthesize(
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
     # the same edit many times: a pattern is searched once per request
-    search = _Search(text, exclude, cancelled, memory)
+    search = _Search(text, exclude, cancelled, memory, occurrence_index)
     walk = _Walk.of(text, recent, exclude, cancelled)
     for idx in range(len(sources) - 1, -1, -1):
         src = sources[idx]
@@ -316,6 +320,7 @@ class _Search:
         exclude: Sequence[tuple[int, int]],
         cancelled: Callable[[], bool] | None,
         memory: ScanMemory | None = None,
+        occurrence_index: OccurrenceIndex | None = None,
     ) -> None:
         self.text = text
         self.exclude = exclude
@@ -323,7 +328,7 @@ class _Search:
         self.memory = memory
         if memory is not None:
             memory.begin(text)
-        self.memo = MatchMemo(text, cancelled)
+        self.memo = MatchMemo(text, cancelled, occurrence_index)
         self.scanned: dict[tuple[object, str, object, int], tuple[list[Site] | None, bool]] = {}
         # by limit, the literals found at more sites, newest last (a dict: ordered and a set)
         self.too_many: dict[int, dict[str, None]] = {}
