@@ -258,6 +258,16 @@ class MatchMemo:
         self.index = index
         self._found: dict[tuple[object, object], _Found] = {}
 
+    def anchor_absent(self, rule: Rule) -> bool:
+        """The document's index of occurrences knows that the rule's anchor
+        stands nowhere in the text: the rule matches nowhere, and its search
+        would skip nothing."""
+        anchor = _anchor(rule)
+        if self.index is None or anchor is None:
+            return False
+        starts = self.index.starts(self.text, anchor[0])
+        return starts is not None and not starts
+
     def matches(self, rule: Rule) -> _Found:
         key = (rule.pattern_key, _anchor(rule))
         found = self._found.get(key)

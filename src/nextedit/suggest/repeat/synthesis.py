@@ -344,7 +344,11 @@ class _Search:
                 found_too_many = self.too_many.setdefault(limit, {})
                 found_too_many.pop(literal, None)
                 found_too_many[literal] = None
-            elif literal is not None and not found[0] and self.memo.matches(rule).none_at_all:
+            elif (
+                literal is not None
+                and not found[0]
+                and (self.memo.anchor_absent(rule) or self.memo.matches(rule).none_at_all)
+            ):
                 self.absent.append(literal)
         return self.scanned[key]
 
@@ -364,6 +368,8 @@ class _Search:
             known = memory.too_many(self.text, pattern, self.exclude)
             if known is not None and never_already_there(self.text, rule, known[2]):
                 return None, known[1]
+        if self.memo.anchor_absent(rule):
+            return [], True  # what the search finds, without setting it up
         sites, complete, read = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
         if memory is not None and sites is None and read is not None:
             reach, sites_end = read
