@@ -122,12 +122,13 @@ def _region(text: str, pos: int, end: int, nl_before: int, nl_after: int) -> tup
 
 
 def _matches(
-    text: str, rule: Rule, scan: _Scan, start: int = 0, index: OccurrenceIndex | None = None
+    text: str, rule: Rule, scan: _Scan, start: int = 0, anchor_starts: Sequence[int] | None = None
 ) -> Iterator[_Match]:
     """The rule's matches from ``start`` on, left to right, non-overlapping.
     The longest literal piece of the pattern is located with ``str.find`` (C
-    speed), or read from the document's ``index`` of occurrences (which moves
-    them with each edit instead of scanning the file again), and the regex
+    speed), or read from ``anchor_starts`` (every start of it in ``text``,
+    from the document's :class:`~nextedit.text.occurrence_index.OccurrenceIndex`,
+    which moves them with each edit instead of scanning the file again), and the regex
     runs only over the lines around each occurrence: the cost is at most one
     scan plus the number of occurrences (capped), never a Python loop over
     the file."""
@@ -140,7 +141,7 @@ def _matches(
             yield whole
         return
     lit, nl_before, nl_after = anchor
-    find = _anchor_finder(text, lit, index)
+    find = _anchor_finder(text, lit, anchor_starts)
     plain = rule.plain_literal
     last_end = start
     last_region = (-1, -1)
@@ -173,10 +174,9 @@ def _matches(
             pos = find(pos + 1)
 
 
-def _anchor_finder(text: str, literal: str, index: OccurrenceIndex | None) -> Callable[[int], int]:
-    """``text.find(literal, k)`` as a function of ``k``: from the index's
-    starts of ``literal`` in ``text`` when it has them (the same answers)."""
-    starts = index.starts(text, literal) if index is not None else None
+def _anchor_finder(text: str, literal: str, starts: Sequence[int] | None) -> Callable[[int], int]:
+    """``text.find(literal, k)`` as a function of ``k``: from ``starts``
+    (every start of ``literal`` in ``text``) when known (the same answers)."""
     if starts is None:
         return functools.partial(text.find, literal)
     last = len(starts)
@@ -257,22 +257,32 @@ class MatchMemo:
         self.cancelled = cancelled
         self.index = index
         self._found: dict[tuple[object, object], _Found] = {}
+        # anchor literal -> its starts from the index (None: not known there), asked once a request
+        self._starts: dict[str, Sequence[int] | None] = {}
+
+    def anchor_starts(self, rule: Rule) -> Sequence[int] | None:
+        """Every start of the rule's anchor in the text, when the document's
+        index of occurrences has them (None: the search scans for it)."""
+        anchor = _anchor(rule)
+        if self.index is None or anchor is None:
+            return None
+        literal = anchor[0]
+        if literal not in self._starts:
+            self._starts[literal] = self.index.starts(self.text, literal)
+        return self._starts[literal]
 
     def anchor_absent(self, rule: Rule) -> bool:
         """The document's index of occurrences knows that the rule's anchor
         stands nowhere in the text: the rule matches nowhere, and its search
         would skip nothing."""
-        anchor = _anchor(rule)
-        if self.index is None or anchor is None:
-            return False
-        starts = self.index.starts(self.text, anchor[0])
+        starts = self.anchor_starts(rule)
         return starts is not None and not starts
 
     def matches(self, rule: Rule) -> _Found:
         key = (rule.pattern_key, _anchor(rule))
         found = self._found.get(key)
         if found is None:
-            found = self._found[key] = _Found(self.text, rule, self.cancelled, self.index)
+            found = self._found[key] = _Found(self.text, rule, self.cancelled, self.anchor_starts(rule))
         return found
 
 
@@ -282,10 +292,14 @@ class _Found(Replay[_Match]):
     __slots__ = ("_scan",)
 
     def __init__(
-        self, text: str, rule: Rule, cancelled: Callable[[], bool] | None, index: OccurrenceIndex | None = None
+        self,
+        text: str,
+        rule: Rule,
+        cancelled: Callable[[], bool] | None,
+        anchor_starts: Sequence[int] | None = None,
     ) -> None:
         self._scan = _Scan(cancelled)
-        super().__init__(_matches(text, rule, self._scan, 0, index))
+        super().__init__(_matches(text, rule, self._scan, 0, anchor_starts))
 
     @property
     def complete(self) -> bool:

@@ -338,27 +338,25 @@ class _Search:
         """The rule's sites (None: more than ``limit``) and whether the search was complete."""
         key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
         if key not in self.scanned:
-            self.scanned[key] = found = self._scan(key, rule, limit)
+            absent = self.memo.anchor_absent(rule)
+            self.scanned[key] = found = self._scan(key, rule, limit, absent)
             literal = rule.plain_literal
             if found[0] is None and literal is not None:
                 found_too_many = self.too_many.setdefault(limit, {})
                 found_too_many.pop(literal, None)
                 found_too_many[literal] = None
-            elif (
-                literal is not None
-                and not found[0]
-                and (self.memo.anchor_absent(rule) or self.memo.matches(rule).none_at_all)
-            ):
+            elif literal is not None and not found[0] and (absent or self.memo.matches(rule).none_at_all):
                 self.absent.append(literal)
         return self.scanned[key]
 
-    def _scan(self, key: tuple[object, ...], rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
+    def _scan(self, key: tuple[object, ...], rule: Rule, limit: int, absent: bool) -> tuple[list[Site] | None, bool]:
         """The search of ``rule``, or an earlier request's verdict that it
         has more than ``limit`` sites while that still holds (:class:`ScanMemory`):
         its own, or that of a rule of the same pattern writing something else
         when no match up to the end of the sites that verdict counted can find
         this rule's rewrite already there (:func:`never_already_there`: then
-        every one of those sites is one of this rule's too)."""
+        every one of those sites is one of this rule's too). ``absent``: the
+        rule's anchor stands nowhere in the text (:meth:`MatchMemo.anchor_absent`)."""
         memory = self.memory
         pattern = ("pattern", key[0], key[2], limit)
         if memory is not None:
@@ -368,7 +366,7 @@ class _Search:
             known = memory.too_many(self.text, pattern, self.exclude)
             if known is not None and never_already_there(self.text, rule, known[2]):
                 return None, known[1]
-        if self.memo.anchor_absent(rule):
+        if absent:
             return [], True  # what the search finds, without setting it up
         sites, complete, read = scan_sites_reach(self.text, rule, self.exclude, limit, self.cancelled, self.memo)
         if memory is not None and sites is None and read is not None:
