@@ -5,16 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.text import Document
-
-
-def document(text: str) -> Document:
-    return Document("file:///a.txt", "plaintext", 1, text)
-
-
-letters = st.text(alphabet="ab\nxé", max_size=40)
-# (at, removed, inserted) a change; None: the whole text replaced (a didOpen again)
-change = st.one_of(st.tuples(st.integers(0, 60), st.integers(0, 8), letters), st.none())
+from tests.helpers.changes import apply, change, document, letters
 
 
 @settings(max_examples=300, deadline=None)
@@ -23,10 +14,7 @@ def test_what_the_log_says_two_versions_share_they_share(text: str, changes: lis
     doc = document(text)
     versions = [(doc.serial, doc.text)]
     for c in changes:
-        if c is None:
-            doc.set_text(whole, doc.version + 1)
-        else:
-            doc.replace(c[0], c[0] + c[1], c[2])
+        apply(doc, c, whole)
         versions.append((doc.serial, doc.text))
     now = doc.text
     for serial, old in versions:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.text import Document
 from nextedit.text.occurrence_index import OccurrenceIndex, occurrences
+from tests.helpers.changes import apply, change, document, letters
 
 
 def scan(text: str, literal: str) -> list[int]:
@@ -14,15 +14,7 @@ def scan(text: str, literal: str) -> list[int]:
     return [s for s in range(len(text)) if text.startswith(literal, s)]
 
 
-def document(text: str) -> Document:
-    return Document("file:///a.txt", "plaintext", 1, text)
-
-
-# a small alphabet, so that literals occur, overlap themselves and straddle edits
-letters = st.text(alphabet="ab\nxé", max_size=40)
 literals = st.text(alphabet="ab\nxé", min_size=1, max_size=4)
-# (at, removed, inserted) a change; None: the whole text replaced (a didOpen again)
-change = st.one_of(st.tuples(st.integers(0, 60), st.integers(0, 8), letters), st.none())
 requests = st.lists(st.tuples(st.lists(change, max_size=3), st.lists(literals, max_size=3)), max_size=30)
 
 
@@ -36,11 +28,7 @@ def test_starts_after_edits_are_a_fresh_scan(text: str, first: list[str], reques
         assert index.starts(doc.text, literal) == scan(doc.text, literal)
     for changes, asked in requests:
         for c in changes:
-            if c is None:
-                doc.set_text(whole, doc.version + 1)
-            else:
-                at, removed, inserted = c
-                doc.replace(at, at + removed, inserted)
+            apply(doc, c, whole)
         text = index.begin(doc.snapshot())  # a suggest reads a snapshot
         assert text == doc.text
         for literal in asked + first:
