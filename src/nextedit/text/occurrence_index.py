@@ -80,9 +80,6 @@ class OccurrenceIndex:
         # literal -> (version, starts); starts None: more than the cap
         self._entries: OrderedDict[str, tuple[int, list[int] | None]] = OrderedDict()
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
     def begin(self, document: Document) -> str:
         """A request over ``document``: its text is the index's latest from
         now on (and is returned, for the searches to read)."""
