@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from nextedit.frozen import evolve
 from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.text import glued
-from nextedit.suggest.repeat.tokens import Tok, tokenize
+from nextedit.suggest.repeat.tokens import Tok, tokenize, tokenize_changed
 from nextedit.text import common_affixes
 from nextedit.text.lines import lines_back, lines_forward
 
@@ -202,7 +202,9 @@ def _example(
     b_ce = edit.start - ws + len(edit.old) - suf
     a_ce = edit.start - ws + len(edit.new) - suf
     b_toks = tokenize(before)
-    a_toks = tokenize(after)
+    # the two windows differ in the changed span alone: ``cs`` characters
+    # before it and ``len(before) - b_ce`` after it are the same in both
+    a_toks = tokenize_changed(after, b_toks, len(before), cs, len(before) - b_ce)
     if clip_left and b_toks and a_toks and b_toks[0].end < cs:
         b_toks, a_toks = b_toks[1:], a_toks[1:]
     if clip_right and b_toks and a_toks and b_toks[-1].start > b_ce and a_toks[-1].start > a_ce:

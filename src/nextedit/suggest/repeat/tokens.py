@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from nextedit.text.lexical import REPEAT_TOKEN_RE
 
-__all__ = ["Tok", "tokenize", "IDENT", "NUMBER", "STRING", "PUNCT"]
+__all__ = ["Tok", "tokenize", "tokenize_changed", "IDENT", "NUMBER", "STRING", "PUNCT"]
 
 IDENT = "ident"
 NUMBER = "number"
@@ -58,3 +58,28 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
         _new_tok(Tok, (m.lastgroup or PUNCT, m.group(), m.start(), m.end()))
         for m in REPEAT_TOKEN_RE.finditer(text, start, end)
     ]
+
+
+def tokenize_changed(text: str, old_toks: list[Tok], old_len: int, prefix: int, suffix: int) -> list[Tok]:
+    """``tokenize(text)``, given ``old_toks = tokenize(old)`` of a text of
+    ``old_len`` characters that shares ``text``'s first ``prefix`` and, not
+    overlapping them, last ``suffix`` characters: only the lines between
+    the last line break of the shared start and the first of the shared end
+    are read again (an edit's window before and after it differ in the
+    edited lines alone).
+
+    Exact because no token holds a line break and matching one never reads
+    past the next break (strings end at the line, names and numbers at any
+    non-word character): tokens before the shared start's last break are
+    the same in both texts, and so, moved by the length difference, are
+    those after the shared end's first break."""
+    n = text.rfind("\n", 0, prefix)  # -1: nothing shared before the change's line
+    m = text.find("\n", len(text) - suffix) if suffix else -1
+    delta = len(text) - old_len
+    head = [t for t in old_toks if t.start < n] if n > 0 else []
+    middle = tokenize(text, max(n, 0), m if m >= 0 else len(text))
+    if m < 0:
+        return head + middle
+    m_old = m - delta
+    tail = [_new_tok(Tok, (t.kind, t.text, t.start + delta, t.end + delta)) for t in old_toks if t.start > m_old]
+    return head + middle + tail
