@@ -194,7 +194,9 @@ def fallback_name_scanner(name: str) -> re.Pattern[str]:
 # multi-character operators (``::``, ``->``, ``=>``, ``+=``…) are one token
 # each (context is counted in tokens; ``Ordering::`` is two tokens), only
 # single-line strings (with Python's prefixes) are literals (a hole never
-# spans lines), and ``$`` is punctuation.
+# spans lines), and ``$`` is punctuation. No match holds a line break, nor
+# does matching read past the next one: ``tokenize_changed`` re-reads only
+# the lines an edit touched on the strength of it.
 REPEAT_TOKEN_RE = re.compile(
     r"""
     (?P<string>
