@@ -9,8 +9,9 @@ from nextedit.suggest.repeat.tokens import IDENT, PUNCT, STRING, Tok, tokenize, 
 from nextedit.text.affixes import common_affixes
 
 # what makes token boundaries move: quotes, escapes, string prefixes, word and
-# non-word characters, operators whose halves are tokens too, line breaks
-_CHARS = st.sampled_from(list("ab_1 \t\n\n\"'`\\rbfU.,:=->!é$"))
+# non-word characters, operators whose halves are tokens too, line breaks (and
+# the \r and U+2028 that a string may hold, which break no line here)
+_CHARS = st.sampled_from(list("ab_1 \t\r\n\n\"'`\\rbfU.,:=->!é$\u2028"))
 _TEXT = st.text(_CHARS, max_size=48)
 
 
