@@ -1,7 +1,8 @@
 """syntax — tree-sitter parsing, queries and binding resolution.
 
 Owns the language registry (:mod:`.languages`), incrementally re-parsed
-syntax trees (:mod:`.tree`), query files under ``grammars/``
+syntax trees (:mod:`.tree`; C and C++ read with their attribute-like macros
+blanked, :mod:`.attribute_macros`), query files under ``grammars/``
 (:mod:`.queries`), scope/binding resolution (public lookups in
 :mod:`.scopes`, built on :mod:`.query_analysis`, :mod:`.name_resolution` and
 :mod:`.keyword_arguments`) and the plain token fallback for languages without

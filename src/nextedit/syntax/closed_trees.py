@@ -53,6 +53,12 @@ MAX_BYTES = 4 * 1024 * 1024
 class _Entry:
     tree: tree_sitter.Tree
     source: bytes
+    fed: bytes | None  # what tree-sitter read of ``source``, where that is not ``source`` (C, C++)
+
+    @property
+    def size(self) -> int:
+        """Bytes held: the text, and what tree-sitter read of it when that is another copy."""
+        return len(self.source) + (len(self.fed) if self.fed is not None and self.fed is not self.source else 0)
 
 
 class ClosedTrees:
@@ -71,7 +77,8 @@ class ClosedTrees:
 
     @property
     def size_bytes(self) -> int:
-        """Bytes of text held (what :attr:`max_bytes` bounds)."""
+        """Bytes of text held, with what tree-sitter read of it where that is
+        another copy (what :attr:`max_bytes` bounds)."""
         return self._bytes
 
     def keep(self, uri: str, syntax: SyntaxTree) -> None:
@@ -81,18 +88,20 @@ class ClosedTrees:
         if parsed is None:
             return
         tree, source = parsed
+        fed = syntax.parsed_fed()
+        entry = _Entry(tree.copy(), source, source if fed == source else fed)  # one copy when nothing was blanked
         key = (uri, syntax.language)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self._bytes -= len(old.source)
-            if len(source) > self.max_bytes or self.max_documents <= 0:
+                self._bytes -= old.size
+            if entry.size > self.max_bytes or self.max_documents <= 0:
                 return
-            self._entries[key] = _Entry(tree.copy(), source)
-            self._bytes += len(source)
+            self._entries[key] = entry
+            self._bytes += entry.size
             while len(self._entries) > self.max_documents or self._bytes > self.max_bytes:
                 _, dropped = self._entries.popitem(last=False)
-                self._bytes -= len(dropped.source)
+                self._bytes -= dropped.size
 
     def reopen(self, uri: str, language: str, source: bytes) -> SyntaxTree | None:
         """The tree of ``source`` reached from the kept tree of ``uri`` in
@@ -105,4 +114,4 @@ class ClosedTrees:
             if entry is None:
                 return None
             self._entries.move_to_end(key)
-        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source)
+        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source, entry.fed)

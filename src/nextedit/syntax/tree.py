@@ -48,6 +48,7 @@ from typing import Protocol
 
 import tree_sitter
 
+from nextedit.syntax.attribute_macros import BLANKED_LANGUAGES, Span, add_edit, blank_lines, blank_text, refeed
 from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 from nextedit.text.lexical import KEYWORD_KIND_RE, WORD_BYTES
@@ -98,6 +99,8 @@ class SyntaxTree:
         "_base",
         "_ahead",
         "_unused_aheads",
+        "_fed",
+        "_spans",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -126,13 +129,23 @@ class SyntaxTree:
         self._ahead: tree_sitter.Tree | None = None
         # held parses ahead dropped unread since a reader last had to parse for itself
         self._unused_aheads = 0
+        # C and C++: the bytes tree-sitter read for ``_tree`` (``_tree_source``
+        # with its attribute-like macros blanked, :mod:`.attribute_macros`);
+        # None for other grammars (they read ``_tree_source`` itself)
+        self._fed: bytes | None = None
+        # C and C++: the spans of the newest text that edits wrote since ``_tree``
+        # (what :func:`~.attribute_macros.refeed` blanks anew)
+        self._spans: tuple[Span, ...] = ()
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
         """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
-        tree = get_parser(language).parse(source)
+        fed = blank_text(source) if language in BLANKED_LANGUAGES else None
+        tree = get_parser(language).parse(source if fed is None else fed)
         warm_up(language)  # the first document of a language: its queries compile now, not at its first suggest
-        return cls(language, tree, len(source), source)
+        syntax = cls(language, tree, len(source), source)
+        syntax._fed = fed
+        return syntax
 
     @classmethod
     def parse_later(cls, language: str, source: bytes) -> SyntaxTree:
@@ -150,19 +163,24 @@ class SyntaxTree:
         return syntax
 
     @classmethod
-    def reopen(cls, language: str, tree: tree_sitter.Tree, old_source: bytes, source: bytes) -> SyntaxTree:
+    def reopen(
+        cls, language: str, tree: tree_sitter.Tree, old_source: bytes, source: bytes, old_fed: bytes | None = None
+    ) -> SyntaxTree:
         """The tree of ``source``, reached from ``tree`` (the tree of
-        ``old_source``, never mutated here): the same text takes ``tree`` as
+        ``old_source``, never mutated here; ``old_fed``: what tree-sitter read
+        of it, :meth:`parsed_fed`): the same text takes ``tree`` as
         it is; another one is deferred to the first reader, which edits a
         copy of ``tree`` by the line diff from ``old_source`` to the newest
         text (:func:`~nextedit.syntax.line_diff.line_edits`: edits applied
         meanwhile need no ``Tree.edit`` of their own) and re-parses it
-        incrementally — around the changed lines only. The diff and the
+        incrementally — around the changed lines only (for C and C++ the
+        diff is between what tree-sitter read of each). The diff and the
         parse are both the reader's, so a front end's parse ahead does them
         off its loop. Until then it reads like :meth:`parse_later`'s tree:
         nothing stale, no token swap, so answers are those of a document
         opened fresh."""
         syntax = cls(language, tree, len(old_source), old_source)
+        syntax._fed = old_fed
         if source != old_source:
             syntax._pending = (tree, source)
             syntax._source_len = len(source)
@@ -176,6 +194,11 @@ class SyntaxTree:
             return None
         return self._tree, self._tree_source
 
+    def parsed_fed(self) -> bytes | None:
+        """What tree-sitter read for :meth:`parsed`'s tree where that is not
+        its text (C and C++, :mod:`.attribute_macros`); ``None`` elsewhere."""
+        return self._fed
+
     @property
     def language(self) -> str:
         return self._language
@@ -186,17 +209,19 @@ class SyntaxTree:
         if self._pending is not None:
             edited, source = self._pending
             if self._base is not None:  # a re-open: the kept tree edited by the line diff, then parsed
-                edited = _diffed(edited, self._base, source)
+                edited, fed = self._reopened(edited, self._base, source)
                 swapped = None
             else:
-                swapped = self._token_swap(source)
+                fed = self._feed(source, edited)
+                swapped = self._token_swap(source, fed)
             if swapped is None:
                 if self._ahead is not None:
                     swapped = self._ahead
                 else:  # a halted parse (ParseHalted) leaves it pending
-                    swapped = self._parse(source, edited)
+                    swapped = self._parse(source if fed is None else fed, edited)
                     self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
+            self._fed = fed
             self._pending = None
             self._ahead = None
             # nothing stale before a document's first parse, nor after a re-open's
@@ -205,10 +230,36 @@ class SyntaxTree:
             self._tree = swapped
             self._tree_source = source
             self._prefix = self._suffix = len(source)
+            self._spans = ()
         return self._tree
 
     def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
         return get_parser(self._language).parse(source, old)
+
+    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> bytes | None:
+        """What tree-sitter is to read of the pending ``source`` (``None``:
+        ``source`` itself, a grammar that reads texts as they are). After a
+        parse whose input is known, only the edited lines and the line after
+        them are blanked anew, and ``edited`` is told that they changed
+        (``Tree.edit`` with no change in length: blanking may differ on
+        those lines beyond the edits themselves); a first parse or a
+        re-open's blanks the whole text."""
+        found = self._next_fed(source)
+        if found is None:
+            return None
+        fed, regions = found
+        for start, end in regions:
+            row = source.count(b"\n", 0, start)
+            end_point = (row + source.count(b"\n", start, end), end - (source.rfind(b"\n", 0, end) + 1))
+            edited.edit(
+                start_byte=start,
+                old_end_byte=end,
+                new_end_byte=end,
+                start_point=(row, 0),
+                old_end_point=end_point,
+                new_end_point=end_point,
+            )
+        return fed
 
     @property
     def root(self) -> tree_sitter.Node:
@@ -255,7 +306,9 @@ class SyntaxTree:
             return False
         if not self._keeps_stale_view:  # a first parse or a re-open's: no token swap serves it
             return True
-        return self._token_swap(self._pending[1]) is None
+        source = self._pending[1]
+        found = self._next_fed(source)
+        return self._token_swap(source, None if found is None else found[0]) is None
 
     @property
     def unused_parses_ahead(self) -> int:
@@ -301,6 +354,9 @@ class SyntaxTree:
             self._prefix = min(self._prefix, edit.start_byte)
             self._suffix = min(self._suffix, size - edit.old_end_byte)
             size += edit.new_end_byte - edit.old_end_byte
+        if self._language in BLANKED_LANGUAGES:
+            for edit in edits:
+                self._spans = add_edit(self._spans, edit.start_byte, edit.old_end_byte, edit.new_end_byte)
         self._pending = (old, new_source)
         self._stale = None
         self._drop_ahead()
@@ -337,25 +393,65 @@ class SyntaxTree:
             return self
         if not (lo <= self._prefix and self._source_len - self._suffix <= hi):
             return self
+        if self._fed is not None and not self._fed_kept_outside(lo, hi):
+            return self
         # a copy (O(1)): later edits move the pending tree's offsets in place
         return SyntaxTree(self._language, self._pending[0].copy(), self._source_len)
+
+    def _reopened(self, kept: tree_sitter.Tree, old: bytes, source: bytes) -> tuple[tree_sitter.Tree, bytes | None]:
+        """A re-open's tree to re-parse (a copy of ``kept``, the tree of
+        ``old``, edited by the line diff to ``source``) and what tree-sitter
+        is to read of ``source`` (``None``: ``source`` itself)."""
+        if self._language not in BLANKED_LANGUAGES:
+            return _diffed(kept, old, source), None
+        if self._fed is None:  # not what tree-sitter read: nothing of it is reused
+            return _diffed(get_parser(self._language).parse(b""), b"", source), blank_text(source)
+        return _diffed_blanked(kept, old, self._fed, source)
+
+    def _next_fed(self, source: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
+        """``(fed, regions)``: what tree-sitter is to read of the pending
+        ``source``, and the spans (whole lines) where that may differ from
+        what it read last beyond the edits (none for a whole text blanked
+        anew); ``None`` for a grammar that reads texts as they are."""
+        if self._language not in BLANKED_LANGUAGES:
+            return None
+        old = self._fed
+        if old is None or self._base is not None or not self._tree_source:
+            return blank_text(source), []
+        return refeed(old, source, self._spans)
+
+    def _fed_kept_outside(self, lo: int, hi: int) -> bool:
+        """Whether what tree-sitter would read of the pending text differs
+        from what it read last only inside ``[lo, hi)`` (offsets of the
+        pending text, spanning every edit since)."""
+        assert self._pending is not None and self._fed is not None
+        source, old = self._pending[1], self._fed
+        delta = len(source) - len(old)
+        hull = (self._prefix, len(source) - self._suffix, delta)  # every edit lies in ``[lo, hi)`` (the caller's)
+        fed, regions = refeed(old, source, (hull,))
+        start, end = regions[0]
+        return fed[start:lo] == old[start:lo] and fed[hi:end] == old[hi - delta : end - delta]
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
         self._pending = None
-        self._tree = get_parser(self._language).parse(source)
+        self._fed = blank_text(source) if self._language in BLANKED_LANGUAGES else None
+        self._tree = get_parser(self._language).parse(source if self._fed is None else self._fed)
         self._tree_source = source
         self._source_len = self._prefix = self._suffix = len(source)
+        self._spans = ()
         self._memo = {}
         self._structure = object()
         self._stale = None
         self._base = None
         self._ahead = None
 
-    def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
+    def _token_swap(self, source: bytes, fed: bytes | None) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
         ``_tree`` lies inside one identifier and leaves an identifier of the
-        same lexical class (see the module docstring); else ``None``."""
+        same lexical class (see the module docstring), and tree-sitter would
+        read the rest as before (``fed``: what it would read, where that is
+        not ``source``); else ``None``."""
         old_source = self._tree_source
         old_root = self._tree.root_node
         if old_source is None or old_root.has_error:
@@ -376,6 +472,10 @@ class SyntaxTree:
         old_text = old_source[node.start_byte : node.end_byte]
         if not _same_token_class(self._language, node, old_text, new_text):
             return None
+        if fed is not None and (
+            self._fed is None or fed != self._fed[: node.start_byte] + new_text + self._fed[node.end_byte :]
+        ):
+            return None  # the name changes which macros are blanked around it
         moved = self._tree.copy()
         row, column = node.start_point
         moved.edit(
@@ -409,11 +509,13 @@ class SyntaxTree:
         """
         snap = SyntaxSnapshot(self._language, self._tree, self._source_len, self._tree_source)
         snap._prefix, snap._suffix = self._prefix, self._suffix
+        snap._spans = self._spans
         snap._structure = self._structure
         snap._stale = self._stale
         snap._base = self._base
         snap._ahead = self._ahead
         snap._unused_aheads = self._unused_aheads
+        snap._fed = self._fed
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -438,10 +540,12 @@ class SyntaxTree:
             self._ahead = snapshot._ahead
             return True
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
+        self._fed = snapshot._fed
         self._structure = snapshot._structure
         self._stale = snapshot._stale
         self._base = snapshot._base
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
+        self._spans = snapshot._spans
         self._pending = None
         self._ahead = None
         self._unused_aheads = snapshot._unused_aheads
@@ -483,7 +587,8 @@ class SyntaxSnapshot(SyntaxTree):
         try:
             if self._pending is not None and self._ahead is None and self._keeps_stale_view:
                 edited, source = self._pending
-                self._ahead = self._parse(source, edited)
+                fed = self._feed(source, edited)
+                self._ahead = self._parse(source if fed is None else fed, edited)
             else:
                 self.tree  # noqa: B018 - the read is the parse
         except ParseHalted:
@@ -554,6 +659,58 @@ def _diffed(tree: tree_sitter.Tree, old: bytes, new: bytes) -> tree_sitter.Tree:
     edited = tree.copy()
     _edit_tree(edited, line_edits(old, new))
     return edited
+
+
+def _diffed_blanked(tree: tree_sitter.Tree, old: bytes, old_fed: bytes, new: bytes) -> tuple[tree_sitter.Tree, bytes]:
+    """:func:`_diffed` for a grammar that reads texts blanked
+    (:mod:`.attribute_macros`): ``tree`` read ``old_fed``, the blanked
+    ``old``. Each hunk of the line diff from ``old`` to ``new`` reaches one
+    line further (the line after a changed one may be blanked differently);
+    what tree-sitter is to read of ``new`` is ``old_fed`` where lines stayed,
+    the hunks blanked anew — O(the changed lines), plus copying the bytes.
+    Returns the edited copy and that text."""
+    from nextedit.syntax.line_diff import line_edits
+
+    edits = line_edits(old, new)  # from the end of the text to its start, in ``old``'s offsets
+    shift = sum(e.new_end_byte - e.old_end_byte for e in edits)  # new offset - old offset, before an edit
+    pieces: list[bytes] = []
+    kept_from = len(old_fed)  # old_fed[kept_from:] is still to be placed (after the last edit)
+    edited = tree.copy()
+    for edit in edits:
+        shift -= edit.new_end_byte - edit.old_end_byte
+        old_end = edit.old_end_byte
+        grown = 0
+        if old_end < len(old) and old_end < kept_from:  # and the line after it
+            found = old.find(b"\n", old_end)
+            grown = (len(old) if found < 0 else found + 1) - old_end
+            grown = min(grown, kept_from - old_end)
+        new_end = edit.new_end_byte + grown
+        pieces.append(old_fed[old_end + grown : kept_from])
+        pieces.append(blank_lines(new, edit.start_byte + shift, new_end + shift))
+        kept_from = edit.start_byte
+        old_end_point, new_end_point = edit.old_end_point, edit.new_end_point
+        if grown:
+            rows = old.count(b"\n", old_end, old_end + grown)
+            column = 0 if old[old_end + grown - 1 : old_end + grown] == b"\n" else grown
+            old_end_point = _grown(edit.old_end_point, rows, column)
+            new_end_point = _grown(edit.new_end_point, rows, column)
+        edited.edit(
+            start_byte=edit.start_byte,
+            old_end_byte=old_end + grown,
+            new_end_byte=new_end,
+            start_point=_point(edit.start_point),
+            old_end_point=old_end_point,
+            new_end_point=new_end_point,
+        )
+    pieces.append(old_fed[:kept_from])
+    pieces.reverse()
+    return edited, b"".join(pieces)
+
+
+def _grown(point: tuple[int, int], rows: int, column: int) -> tuple[int, int]:
+    """``point`` moved past ``rows`` line breaks, then ``column`` bytes
+    (a point at a line start: a hunk of whole lines ends there)."""
+    return (point[0] + rows, column if rows else point[1] + column)
 
 
 def _identifier_leaf(language: str, root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:

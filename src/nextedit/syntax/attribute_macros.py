@@ -1,0 +1,313 @@
+"""What tree-sitter reads of a C or C++ text: attribute-like macros blanked.
+
+Real C and C++ put macros where the grammar expects a declaration:
+``FMT_CONSTEXPR inline void f()``, ``static JV_ALWAYS_INLINE int g()``,
+``class FMT_API format_error``, ``FMT_BEGIN_NAMESPACE`` alone on a line.
+tree-sitter has no preprocessor: it takes the macro for a type or a
+declarator, fails on what follows, and recovers with an ``ERROR``. fmt's
+``format.h`` has 163 of them and parses as one 161 KB ``ERROR`` node; nodes
+built during error recovery are *fragile* (never reused), so its incremental
+re-parse costs ~40% of a full parse even with no edit at all (11.6 ms), and
+the enclosing function, class or scope read around an edit is wrong.
+
+This module blanks such macros — replaces each byte with a space — in the
+text handed to tree-sitter, never in the document. Blanking keeps every
+byte offset and every row and column, so the tree describes the document's
+text at the same coordinates; the macro's bytes just read as whitespace.
+
+A macro is a name written in capitals, digits and underscores with at least
+two capitals (``FMT_API``, ``EXPORT``; never ``T``). It is blanked when it
+stands where a declaration begins and a declaration follows it:
+
+- before it on its line come only specifiers (``static``, ``inline``,
+  ``constexpr``…), blanked macros, a ``template <…>`` header, or the
+  ``class``/``struct``/``union`` it qualifies; and
+- after it comes a blanked macro, a keyword that starts or continues a
+  declaration (``void``, ``inline``, ``explicit``, ``~``…), a type and a
+  name (``FMT_API std::string f``, ``EXPORT Type *p``), or — after
+  ``class``/``struct``/``union`` — the class's name; or it stands alone on
+  its line right after a line that ends a statement or a block (``;``,
+  ``{``, ``}``), a directive, a comment, another lone macro or a blank line.
+
+Not blanked: preprocessor lines and their continuations, names in
+expressions (after ``(``, ``=``, ``,``, ``return``…), a type followed by its
+variable (``DWORD n;``, ``BOOL *p``), an enumerator alone on its line after
+``A,``, function-like macros (``FMT_ENABLE_IF(…)``).
+
+**Locality.** Whether a macro on a line is blanked depends on that line and
+on the line before it only (a continuation ``\\`` or the alone rule), so an
+edit changes what tree-sitter reads on the edited lines and the line after
+them, nowhere else: :func:`refeed` re-blanks just those lines and tells the
+span, which :class:`~nextedit.syntax.tree.SyntaxTree` marks as edited for
+tree-sitter (``Tree.edit`` with no change in length). Figures:
+``benchmarks/results/attribute-macros.md``.
+
+Must not know about documents, sessions or position encodings: UTF-8 bytes in
+and out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["BLANKED_LANGUAGES", "MAX_SPANS", "Span", "add_edit", "blank_lines", "blank_text", "refeed"]
+
+# grammars whose texts are read with their attribute-like macros blanked
+BLANKED_LANGUAGES = frozenset({"c", "cpp"})
+
+# a macro's spelling: capitals, digits, underscores, two capitals at least
+_MACRO = re.compile(rb"_*[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
+# up to this many lines, each line start is matched rather than the range scanned
+_FEW_LINES = 32
+# a line's tokens up to a comment: names, ``::``, any other character
+_TOKEN = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|::|//|/\*|\S")
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+# may stand before a blanked macro on its line
+_SPECIFIERS = frozenset(
+    b"static inline extern virtual explicit friend constexpr consteval constinit const volatile "
+    b"typedef register thread_local mutable __inline __inline__ __forceinline".split()
+)
+_CLASS_KEYS = frozenset((b"class", b"struct", b"union"))
+# after a macro: a declaration begins or goes on
+_DECLARATION_WORDS = _SPECIFIERS | frozenset(
+    b"void auto bool char short int long float double signed unsigned wchar_t char8_t char16_t "
+    b"char32_t struct class union enum typename template operator".split()
+)
+# what a macro alone on its line may follow: the end of a statement or a block
+_ENDS_BEFORE_ALONE = frozenset(b";{}")
+# a name that is no type (a macro before it is no attribute)
+_NOT_A_TYPE = frozenset(b"return case goto sizeof new delete throw else do if while for switch final".split())
+# the lines worth a look: after any indentation, a ``template <…>`` header and
+# specifiers, a capitalised name not called (``FMT_ENABLE_IF(``). A superset
+# of the lines with a macro to blank, found in one C-speed pass; the leading
+# words are matched possessively, so a long line costs one pass, never a
+# backtrack per word.
+_OPENING = re.compile(
+    rb"^[ \t]*(?:template[ \t]*<[^\n]*>[ \t]*)?(?:(?:"
+    + b"|".join(sorted(_SPECIFIERS | _CLASS_KEYS))
+    + rb")[ \t]+)*+[A-Z_][A-Z0-9_]*+(?![a-z(])(?![ \t]*\()",
+    re.MULTILINE,
+)
+
+
+def blank_text(source: bytes) -> bytes:
+    """``source`` with its attribute-like macros blanked (the module docstring)."""
+    return blank_lines(source, 0, len(source))
+
+
+def blank_lines(source: bytes, lo: int, hi: int) -> bytes:
+    """``source[lo:hi]`` with the macros of its lines blanked (``lo`` at a
+    line start, ``hi`` at one or at the end: whole lines of ``source``, read
+    in place, so the first one's previous line counts)."""
+    out: bytearray | None = None
+    for start in _openings(source, lo, hi):
+        end = source.find(b"\n", start, hi)
+        spans = _blanked_on_line(source, start, hi if end < 0 else end)
+        if spans:
+            if out is None:
+                out = bytearray(source[lo:hi])
+            for s, e in spans:
+                out[s - lo : e - lo] = b" " * (e - s)
+    if out is not None:
+        return bytes(out)
+    return source if lo == 0 and hi == len(source) else source[lo:hi]
+
+
+# (start, end, growth): a span of the newest text that edits wrote, and how
+# many bytes longer they made the text there
+Span = tuple[int, int, int]
+# edits kept apart between two parses; past this many, one span covers them all
+MAX_SPANS = 16
+
+
+def add_edit(spans: tuple[Span, ...], start: int, old_end: int, new_end: int) -> tuple[Span, ...]:
+    """``spans`` (sorted, apart, in the coordinates of the text before the
+    edit) after the edit of ``[start, old_end)`` into ``[start, new_end)``:
+    the spans it touches merge with it, those after it move."""
+    growth = new_end - old_end
+    out: list[Span] = []
+    lo, hi, grown = start, new_end, growth
+    for s, e, g in spans:
+        if e < start:
+            out.append((s, e, g))
+        elif s > old_end:
+            out.append((s + growth, e + growth, g))
+        else:
+            lo, hi, grown = min(lo, s), max(hi, e + growth), grown + g
+    out.append((lo, hi, grown))
+    out.sort()
+    if len(out) > MAX_SPANS:
+        return ((out[0][0], max(e for _, e, _ in out), sum(g for _, _, g in out)),)
+    return tuple(out)
+
+
+def refeed(fed: bytes, source: bytes, spans: tuple[Span, ...]) -> tuple[bytes, list[tuple[int, int]]]:
+    """What tree-sitter reads of ``source``, from ``fed`` (what it read of the
+    previous text) when edits since wrote ``spans`` of ``source``:
+    ``(new fed, regions)``. The lines each span touches and the line after
+    them are blanked anew (the *regions*, whole lines, offsets of
+    ``source``: blanking may differ there beyond the edits themselves);
+    the rest is copied from ``fed``. O(the lines edited), plus copying the
+    bytes."""
+    regions: list[list[int]] = []
+    for s, e, _ in spans:
+        start = source.rfind(b"\n", 0, s) + 1
+        # the line holding the first byte after the edit (what comes before it
+        # on that line may have changed, even after a line break written), then
+        # the line after it
+        end = _line_end(source, _line_end(source, e))
+        if regions and start <= regions[-1][1]:
+            regions[-1][1] = max(regions[-1][1], end)
+        else:
+            regions.append([start, end])
+    pieces: list[bytes] = []
+    kept_from = 0  # offset in ``source`` from which ``fed`` is copied, less ``grown`` there
+    grown = 0
+    spans_left = list(spans)
+    for start, end in regions:
+        pieces.append(fed[kept_from - grown : start - grown])
+        pieces.append(blank_lines(source, start, end))
+        while spans_left and spans_left[0][0] <= end:
+            grown += spans_left.pop(0)[2]
+        kept_from = end
+    pieces.append(fed[kept_from - grown :])
+    return b"".join(pieces), [(start, end) for start, end in regions]
+
+
+def _line_end(source: bytes, at: int) -> int:
+    """Offset just past the ``\\n`` ending the line that holds ``at`` (the text's end on its last line)."""
+    found = source.find(b"\n", at)
+    return len(source) if found < 0 else found + 1
+
+
+def _openings(source: bytes, lo: int, hi: int) -> Iterator[int]:
+    """The starts of the lines in ``[lo, hi)`` that :data:`_OPENING` finds:
+    one scan of the range for many lines; for a few, one anchored match at
+    each line start (a scan visits every byte: ~14 ns each, 14 ms for a
+    1 MB minified line)."""
+    if source.count(b"\n", lo, hi) > _FEW_LINES:
+        for match in _OPENING.finditer(source, lo, hi):
+            yield match.start()
+        return
+    start = lo
+    while start < hi:
+        if _OPENING.match(source, start, hi):
+            yield start
+        found = source.find(b"\n", start, hi)
+        if found < 0:
+            return
+        start = found + 1
+
+
+def _blanked_on_line(source: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The byte spans of the macros to blank on the line ``source[start:end]``."""
+    line = source[start:end]
+    stripped = line.lstrip()
+    if stripped.startswith(b"#"):
+        return []  # a directive
+    previous = _previous_line(source, start)
+    if previous is not None and previous.rstrip(b"\r").endswith(b"\\"):
+        return []  # a directive's (or a string's) continuation
+    tokens: list[tuple[int, bytes]] = []
+    for m in _TOKEN.finditer(line):
+        word = m.group()
+        if word in (b"//", b"/*"):
+            break
+        tokens.append((m.start(), word))
+    blanked = _decide(tokens, previous)
+    return [(start + pos, start + pos + len(word)) for (pos, word), b in zip(tokens, blanked, strict=True) if b]
+
+
+def _decide(tokens: list[tuple[int, bytes]], previous: bytes | None) -> list[bool]:
+    """Which of a line's tokens are attribute-like macros to blank."""
+    words = [word for _, word in tokens]
+    blanked = [False] * len(words)
+    lo, hi = _declaration_opening(words)
+    # right to left: whether a macro is blanked may depend on the one after it
+    for i in range(hi - 1, lo - 1, -1):
+        if not _MACRO.fullmatch(words[i]):
+            continue
+        after = words[i + 1] if i + 1 < len(words) else None
+        if after is None:
+            blanked[i] = len(words) == 1 and _ends_a_statement(previous)
+        elif blanked[i + 1]:
+            blanked[i] = True
+        elif i > lo and words[i - 1] in _CLASS_KEYS:
+            blanked[i] = _class_name_follows(words, i + 1)
+        elif after in _DECLARATION_WORDS or after == b"~":
+            blanked[i] = True
+        else:
+            blanked[i] = _type_then_name(words, i + 1)
+    return blanked
+
+
+def _declaration_opening(words: list[bytes]) -> tuple[int, int]:
+    """``(lo, hi)``: the words of a line that may be macros opening a
+    declaration — past a ``template <…>`` header, the run of specifiers,
+    class keys and macro-like names (each macro's own test is
+    :func:`_decide`'s)."""
+    lo = 0
+    if words[:2] == [b"template", b"<"]:
+        depth = 0
+        for lo in range(1, len(words)):
+            if words[lo] == b"<":
+                depth += 1
+            elif words[lo] == b">":
+                depth -= 1
+                if depth == 0:
+                    break
+        else:
+            return 0, 0  # the header goes on to the next line
+        lo += 1
+    hi = lo
+    while hi < len(words) and (words[hi] in _SPECIFIERS or words[hi] in _CLASS_KEYS or _MACRO.fullmatch(words[hi])):
+        hi += 1
+    return lo, hi
+
+
+def _class_name_follows(words: list[bytes], i: int) -> bool:
+    """Whether ``words[i]`` names the class that ``class MACRO`` declares:
+    a name, then its body, its bases or the line's end (``struct TAG var;``
+    declares a variable: ``TAG`` is the tag)."""
+    if i >= len(words) or _NAME.fullmatch(words[i]) is None or words[i] in _NOT_A_TYPE:
+        return False
+    return i + 1 == len(words) or words[i + 1] in (b"{", b":", b"final")
+
+
+def _type_then_name(words: list[bytes], i: int) -> bool:
+    """Whether ``words[i:]`` begin with a type and then a name (``std::string
+    f``, ``Type *p``, ``Type name``): the macro before them is no type
+    (``DWORD n;`` and ``BOOL *p`` keep theirs)."""
+    if i >= len(words) or _NAME.fullmatch(words[i]) is None or words[i] in _NOT_A_TYPE:
+        return False
+    j = i + 1
+    while j + 1 < len(words) and words[j] == b"::" and _NAME.fullmatch(words[j + 1]):
+        j += 2
+    if j >= len(words):
+        return False
+    follow = words[j]
+    return follow in (b"*", b"&") or (_NAME.fullmatch(follow) is not None and follow not in _NOT_A_TYPE)
+
+
+def _previous_line(source: bytes, start: int) -> bytes | None:
+    """The line before the one starting at ``start``; ``None`` on the first line."""
+    if start == 0:
+        return None
+    return source[source.rfind(b"\n", 0, start - 1) + 1 : start - 1]
+
+
+def _ends_a_statement(previous: bytes | None) -> bool:
+    """Whether a macro alone on the line after ``previous`` stands between
+    declarations: the text starts there, or ``previous`` is blank, a
+    directive, a comment, another lone macro, or ends a statement or a block."""
+    if previous is None:
+        return True
+    text = previous.strip()
+    cut = text.find(b"//")
+    if cut >= 0:
+        text = text[:cut].rstrip()
+    if not text or text.startswith((b"#", b"/*", b"*")) or text.endswith(b"*/") or _MACRO.fullmatch(text):
+        return True  # (a lone macro too: ``FMT_BEGIN_NAMESPACE`` then ``FMT_BEGIN_EXPORT``)
+    return text[-1:] in (b";", b"{", b"}")
