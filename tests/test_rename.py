@@ -429,3 +429,14 @@ def test_a_long_session_still_offers_the_rename_of_a_local():
     assert out and out[0].suggester == "rename"
     renamed = apply_edits_to(editor.text(uri), out[0], PositionEncoding.UTF16)
     assert "    amount12 += x;\n    amount12\n" in renamed
+
+
+def test_a_reflowed_table_renames_nothing_and_a_renamed_name_in_a_table_is_found() -> None:
+    from nextedit.suggest.rename.evidence import _hunk_renames
+
+    table = "  " + ", ".join(["0xFF"] * 40) + ",\n"
+    reflowed = "  " + ",\n  ".join(", ".join(["0xFF"] * 8) for _ in range(5)) + ",\n"
+    assert _hunk_renames(table, reflowed) is None
+    before = "  " + ", ".join(["0xFF"] * 20 + ["LIMIT"] + ["0xFF"] * 20) + ",\n"
+    after = "  " + ", ".join(["0xFF"] * 20 + ["MAX_LIMIT"] + ["0xFF"] * 20) + ",\n"
+    assert _hunk_renames(before, after) == ("LIMIT", "MAX_LIMIT", (after.index("MAX_LIMIT"),), True)
