@@ -246,22 +246,23 @@ def test_refeed_reblanks_the_edited_lines_and_the_line_after_only() -> None:
     # the line before the lone macro no longer ends a statement: it is kept
     new = b"int a;\nint b,\nFMT_API\nint c;\n"
     at = old.index(b";", 7)
-    refed, regions = refeed(fed, new, add_edit((), at, at + 1, at + 1))
+    refed, regions = refeed(fed, new, add_edit((), at, at + 1, at + 1, 1, 0))
     assert refed == blank_text(new) == new
-    assert regions == [(7, new.index(b"int c"))]
+    assert regions == [(7, new.index(b"int c"), 1)]
 
 
 def test_edits_far_apart_are_blanked_anew_each_on_its_own_lines() -> None:
     old = HEADER.encode()
     first, second = old.index(b"int count"), old.index(b"FMT_NO_UNIQUE_ADDRESS")
-    spans = add_edit((), first, first, first + 1)  # "int count" -> "xint count"
+    spans = add_edit((), first, first, first + 1, old.count(b"\n", 0, first), 0)  # "int count" -> "xint count"
     new = old[:first] + b"x" + old[first:]
-    spans = add_edit(spans, second + 1, second + 1, second + 10)  # "EXPORTED " before the macro
+    spans = add_edit(spans, second + 1, second + 1, second + 10, old.count(b"\n", 0, second), 0)  # "EXPORTED " …
     new = new[: second + 1] + b"EXPORTED " + new[second + 1 :]
     refed, regions = refeed(blank_text(old), new, spans)
     assert refed == blank_text(new)
     assert len(regions) == 2
-    assert all(new.count(b"\n", start, end) == 2 for start, end in regions)
+    assert all(new.count(b"\n", start, end) == 2 for start, end, _ in regions)
+    assert [region.row for region in regions] == [new.count(b"\n", 0, start) for start, _, _ in regions]
 
 
 EDIT_TEXTS = st.sampled_from(["", "x", "FMT_API ", "void ", "\n", ";", "{", "\\\n", "#", "EXPORT\n", "Type name", "  "])
@@ -276,12 +277,15 @@ def test_refeed_after_any_edits_equals_blanking_the_whole_text(data) -> None:
         start = data.draw(st.integers(0, len(text)))
         end = min(len(text), start + data.draw(st.integers(0, 12)))
         piece = data.draw(EDIT_TEXTS).encode()
+        row, rows_growth = text.count(b"\n", 0, start), piece.count(b"\n") - text.count(b"\n", start, end)
         text = text[:start] + piece + text[end:]
-        spans = add_edit(spans, start, end, start + len(piece))
+        spans = add_edit(spans, start, end, start + len(piece), row, rows_growth)
     refed, regions = refeed(blank_text(old), text, spans)
     assert refed == blank_text(text)
-    assert all(start <= end for start, end in regions)
     assert len(spans) <= MAX_SPANS
+    for region in regions:
+        assert region.start <= region.end
+        assert region.row == text.count(b"\n", 0, region.start)
 
 
 @pytest.mark.parametrize(

@@ -50,8 +50,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
-__all__ = ["BLANKED_LANGUAGES", "MAX_SPANS", "Span", "add_edit", "blank_lines", "blank_text", "refeed"]
+__all__ = [
+    "BLANKED_LANGUAGES",
+    "MAX_SPANS",
+    "Region",
+    "Span",
+    "add_edit",
+    "blank_lines",
+    "blank_text",
+    "refeed",
+    "regions",
+]
 
 # grammars whose texts are read with their attribute-like macros blanked
 BLANKED_LANGUAGES = frozenset({"c", "cpp"})
@@ -120,65 +131,87 @@ def blank_lines(source: bytes, lo: int, hi: int) -> bytes:
     return source if lo == 0 and hi == len(source) else source[lo:hi]
 
 
-# (start, end, growth): a span of the newest text that edits wrote, and how
-# many bytes longer they made the text there
-Span = tuple[int, int, int]
+class Span(NamedTuple):
+    """A span of the newest text that edits wrote since the last parse."""
+
+    start: int
+    end: int
+    growth: int  # how many bytes longer the edits made the text there
+    row: int  # the row ``start`` is on (tree-sitter's: ``\n`` counted)
+
+
+class Region(NamedTuple):
+    """Whole lines of the newest text to blank anew (and to mark edited)."""
+
+    start: int
+    end: int
+    row: int  # the row of ``start``
+
+
 # edits kept apart between two parses; past this many, one span covers them all
 MAX_SPANS = 16
 
 
-def add_edit(spans: tuple[Span, ...], start: int, old_end: int, new_end: int) -> tuple[Span, ...]:
+def add_edit(
+    spans: tuple[Span, ...], start: int, old_end: int, new_end: int, row: int, rows_growth: int
+) -> tuple[Span, ...]:
     """``spans`` (sorted, apart, in the coordinates of the text before the
-    edit) after the edit of ``[start, old_end)`` into ``[start, new_end)``:
-    the spans it touches merge with it, those after it move."""
+    edit) after the edit of ``[start, old_end)`` into ``[start, new_end)``,
+    which starts on ``row`` and adds ``rows_growth`` line breaks: the spans
+    it touches merge with it, those after it move."""
     growth = new_end - old_end
     out: list[Span] = []
-    lo, hi, grown = start, new_end, growth
-    for s, e, g in spans:
-        if e < start:
-            out.append((s, e, g))
-        elif s > old_end:
-            out.append((s + growth, e + growth, g))
+    merged = Span(start, new_end, growth, row)
+    for span in spans:
+        if span.end < start:
+            out.append(span)
+        elif span.start > old_end:
+            out.append(Span(span.start + growth, span.end + growth, span.growth, span.row + rows_growth))
         else:
-            lo, hi, grown = min(lo, s), max(hi, e + growth), grown + g
-    out.append((lo, hi, grown))
+            first = span if span.start < merged.start else merged
+            merged = Span(first.start, max(merged.end, span.end + growth), merged.growth + span.growth, first.row)
+    out.append(merged)
     out.sort()
     if len(out) > MAX_SPANS:
-        return ((out[0][0], max(e for _, e, _ in out), sum(g for _, _, g in out)),)
+        return (Span(out[0].start, max(span.end for span in out), sum(span.growth for span in out), out[0].row),)
     return tuple(out)
 
 
-def refeed(fed: bytes, source: bytes, spans: tuple[Span, ...]) -> tuple[bytes, list[tuple[int, int]]]:
-    """What tree-sitter reads of ``source``, from ``fed`` (what it read of the
-    previous text) when edits since wrote ``spans`` of ``source``:
-    ``(new fed, regions)``. The lines each span touches and the line after
-    them are blanked anew (the *regions*, whole lines, offsets of
-    ``source``: blanking may differ there beyond the edits themselves);
-    the rest is copied from ``fed``. O(the lines edited), plus copying the
-    bytes."""
-    regions: list[list[int]] = []
-    for s, e, _ in spans:
-        start = source.rfind(b"\n", 0, s) + 1
+def regions(source: bytes, spans: tuple[Span, ...]) -> list[Region]:
+    """The lines each span touches and the line after them, merged: where
+    blanking may differ beyond the edits themselves. O(the lines edited)."""
+    out: list[Region] = []
+    for span in spans:
+        start = source.rfind(b"\n", 0, span.start) + 1
         # the line holding the first byte after the edit (what comes before it
         # on that line may have changed, even after a line break written), then
         # the line after it
-        end = _line_end(source, _line_end(source, e))
-        if regions and start <= regions[-1][1]:
-            regions[-1][1] = max(regions[-1][1], end)
+        end = _line_end(source, _line_end(source, span.end))
+        if out and start <= out[-1].end:
+            out[-1] = out[-1]._replace(end=max(out[-1].end, end))
         else:
-            regions.append([start, end])
+            out.append(Region(start, end, span.row))
+    return out
+
+
+def refeed(fed: bytes, source: bytes, spans: tuple[Span, ...]) -> tuple[bytes, list[Region]]:
+    """What tree-sitter reads of ``source``, from ``fed`` (what it read of the
+    previous text) when edits since wrote ``spans`` of ``source``:
+    ``(new fed, regions)``. The :func:`regions` are blanked anew, the rest
+    is copied from ``fed``: O(the lines edited), plus one copy of the bytes."""
+    found = regions(source, spans)
     pieces: list[bytes] = []
     kept_from = 0  # offset in ``source`` from which ``fed`` is copied, less ``grown`` there
     grown = 0
     spans_left = list(spans)
-    for start, end in regions:
-        pieces.append(fed[kept_from - grown : start - grown])
-        pieces.append(blank_lines(source, start, end))
-        while spans_left and spans_left[0][0] <= end:
-            grown += spans_left.pop(0)[2]
-        kept_from = end
+    for region in found:
+        pieces.append(fed[kept_from - grown : region.start - grown])
+        pieces.append(blank_lines(source, region.start, region.end))
+        while spans_left and spans_left[0].start <= region.end:
+            grown += spans_left.pop(0).growth
+        kept_from = region.end
     pieces.append(fed[kept_from - grown :])
-    return b"".join(pieces), [(start, end) for start, end in regions]
+    return b"".join(pieces), found
 
 
 def _line_end(source: bytes, at: int) -> int:

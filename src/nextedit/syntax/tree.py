@@ -48,7 +48,16 @@ from typing import Protocol
 
 import tree_sitter
 
-from nextedit.syntax.attribute_macros import BLANKED_LANGUAGES, Span, add_edit, blank_lines, blank_text, refeed
+from nextedit.syntax.attribute_macros import (
+    BLANKED_LANGUAGES,
+    Region,
+    Span,
+    add_edit,
+    blank_lines,
+    blank_text,
+    refeed,
+    regions,
+)
 from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
 from nextedit.text.lexical import KEYWORD_KIND_RE, WORD_BYTES
@@ -101,6 +110,7 @@ class SyntaxTree:
         "_unused_aheads",
         "_fed",
         "_spans",
+        "_next",
     )
 
     def __init__(self, language: str, tree: tree_sitter.Tree, source_len: int, source: bytes | None = None) -> None:
@@ -136,6 +146,8 @@ class SyntaxTree:
         # C and C++: the spans of the newest text that edits wrote since ``_tree``
         # (what :func:`~.attribute_macros.refeed` blanks anew)
         self._spans: tuple[Span, ...] = ()
+        # ``(pending source, spans, _next_fed's answer)``: asked for twice per parse
+        self._next: tuple[bytes, tuple[Span, ...], tuple[bytes, list[Region]]] | None = None
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
@@ -212,8 +224,9 @@ class SyntaxTree:
                 edited, fed = self._reopened(edited, self._base, source)
                 swapped = None
             else:
-                fed = self._feed(source, edited)
-                swapped = self._token_swap(source, fed)
+                found = self._feed(source, edited)
+                fed = None if found is None else found[0]
+                swapped = self._token_swap(source, found)
             if swapped is None:
                 if self._ahead is not None:
                     swapped = self._ahead
@@ -222,6 +235,7 @@ class SyntaxTree:
                     self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
             self._fed = fed
+            self._next = None
             self._pending = None
             self._ahead = None
             # nothing stale before a document's first parse, nor after a re-open's
@@ -236,30 +250,31 @@ class SyntaxTree:
     def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
         return get_parser(self._language).parse(source, old)
 
-    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> bytes | None:
-        """What tree-sitter is to read of the pending ``source`` (``None``:
-        ``source`` itself, a grammar that reads texts as they are). After a
-        parse whose input is known, only the edited lines and the line after
-        them are blanked anew, and ``edited`` is told that they changed
-        (``Tree.edit`` with no change in length: blanking may differ on
-        those lines beyond the edits themselves); a first parse or a
-        re-open's blanks the whole text."""
+    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> tuple[bytes, list[Region]] | None:
+        """What tree-sitter is to read of the pending ``source`` and where it
+        was blanked anew (``None``: ``source`` itself, a grammar that reads
+        texts as they are). After a parse whose input is known, only the
+        edited lines and the line after them are blanked anew, and ``edited``
+        is told that they changed (``Tree.edit`` with no change in length:
+        blanking may differ on those lines beyond the edits themselves); a
+        first parse or a re-open's blanks the whole text."""
         found = self._next_fed(source)
         if found is None:
             return None
-        fed, regions = found
-        for start, end in regions:
-            row = source.count(b"\n", 0, start)
-            end_point = (row + source.count(b"\n", start, end), end - (source.rfind(b"\n", 0, end) + 1))
+        for region in found[1]:
+            end = region.end
+            rows = source.count(b"\n", region.start, end)
+            last_break = source.rfind(b"\n", region.start, end)
+            end_point = (region.row + rows, end - (last_break + 1 if last_break >= 0 else region.start))
             edited.edit(
-                start_byte=start,
+                start_byte=region.start,
                 old_end_byte=end,
                 new_end_byte=end,
-                start_point=(row, 0),
+                start_point=(region.row, 0),
                 old_end_point=end_point,
                 new_end_point=end_point,
             )
-        return fed
+        return found
 
     @property
     def root(self) -> tree_sitter.Node:
@@ -307,8 +322,7 @@ class SyntaxTree:
         if not self._keeps_stale_view:  # a first parse or a re-open's: no token swap serves it
             return True
         source = self._pending[1]
-        found = self._next_fed(source)
-        return self._token_swap(source, None if found is None else found[0]) is None
+        return self._token_swap(source, self._next_fed(source)) is None
 
     @property
     def unused_parses_ahead(self) -> int:
@@ -356,7 +370,14 @@ class SyntaxTree:
             size += edit.new_end_byte - edit.old_end_byte
         if self._language in BLANKED_LANGUAGES:
             for edit in edits:
-                self._spans = add_edit(self._spans, edit.start_byte, edit.old_end_byte, edit.new_end_byte)
+                self._spans = add_edit(
+                    self._spans,
+                    edit.start_byte,
+                    edit.old_end_byte,
+                    edit.new_end_byte,
+                    edit.start_point[0],
+                    edit.new_end_point[0] - edit.old_end_point[0],
+                )
         self._pending = (old, new_source)
         self._stale = None
         self._drop_ahead()
@@ -408,17 +429,23 @@ class SyntaxTree:
             return _diffed(get_parser(self._language).parse(b""), b"", source), blank_text(source)
         return _diffed_blanked(kept, old, self._fed, source)
 
-    def _next_fed(self, source: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
+    def _next_fed(self, source: bytes) -> tuple[bytes, list[Region]] | None:
         """``(fed, regions)``: what tree-sitter is to read of the pending
-        ``source``, and the spans (whole lines) where that may differ from
-        what it read last beyond the edits (none for a whole text blanked
-        anew); ``None`` for a grammar that reads texts as they are."""
+        ``source``, and the whole lines where that may differ from what it
+        read last beyond the edits (none for a whole text blanked anew);
+        ``None`` for a grammar that reads texts as they are."""
         if self._language not in BLANKED_LANGUAGES:
             return None
+        memo = self._next
+        if memo is not None and memo[0] is source and memo[1] is self._spans:
+            return memo[2]
         old = self._fed
         if old is None or self._base is not None or not self._tree_source:
-            return blank_text(source), []
-        return refeed(old, source, self._spans)
+            found: tuple[bytes, list[Region]] = (blank_text(source), [])
+        else:
+            found = refeed(old, source, self._spans)
+        self._next = (source, self._spans, found)
+        return found
 
     def _fed_kept_outside(self, lo: int, hi: int) -> bool:
         """Whether what tree-sitter would read of the pending text differs
@@ -427,10 +454,12 @@ class SyntaxTree:
         assert self._pending is not None and self._fed is not None
         source, old = self._pending[1], self._fed
         delta = len(source) - len(old)
-        hull = (self._prefix, len(source) - self._suffix, delta)  # every edit lies in ``[lo, hi)`` (the caller's)
-        fed, regions = refeed(old, source, (hull,))
-        start, end = regions[0]
-        return fed[start:lo] == old[start:lo] and fed[hi:end] == old[hi - delta : end - delta]
+        # every edit lies in ``[lo, hi)`` (the caller's): their hull's lines, blanked anew
+        hull = Span(self._prefix, len(source) - self._suffix, delta, 0)
+        start, end, _ = regions(source, (hull,))[0]
+        lo, hi = max(lo, start), min(hi, end)
+        fed = blank_lines(source, start, end)
+        return fed[: lo - start] == old[start:lo] and fed[hi - start :] == old[hi - delta : end - delta]
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
@@ -446,12 +475,12 @@ class SyntaxTree:
         self._base = None
         self._ahead = None
 
-    def _token_swap(self, source: bytes, fed: bytes | None) -> tree_sitter.Tree | None:
+    def _token_swap(self, source: bytes, found: tuple[bytes, list[Region]] | None) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
         ``_tree`` lies inside one identifier and leaves an identifier of the
         same lexical class (see the module docstring), and tree-sitter would
-        read the rest as before (``fed``: what it would read, where that is
-        not ``source``); else ``None``."""
+        read the rest as before (``found``: what it would read, where that
+        is not ``source``, and where it was blanked anew); else ``None``."""
         old_source = self._tree_source
         old_root = self._tree.root_node
         if old_source is None or old_root.has_error:
@@ -472,9 +501,7 @@ class SyntaxTree:
         old_text = old_source[node.start_byte : node.end_byte]
         if not _same_token_class(self._language, node, old_text, new_text):
             return None
-        if fed is not None and (
-            self._fed is None or fed != self._fed[: node.start_byte] + new_text + self._fed[node.end_byte :]
-        ):
+        if found is not None and not self._blanking_kept(found, node, new_text, len(source) - len(old_source)):
             return None  # the name changes which macros are blanked around it
         moved = self._tree.copy()
         row, column = node.start_point
@@ -487,6 +514,21 @@ class SyntaxTree:
             new_end_point=(row, column + len(new_text)),
         )
         return moved
+
+    def _blanking_kept(
+        self, found: tuple[bytes, list[Region]], node: tree_sitter.Node, new_text: bytes, delta: int
+    ) -> bool:
+        """Whether what tree-sitter would read is what it read, ``node``'s
+        text swapped for ``new_text``: the lines blanked anew (one region,
+        around the name) read the same, less the name."""
+        fed, found_regions = found
+        old = self._fed
+        if old is None or len(found_regions) != 1:
+            return False
+        start, end, _ = found_regions[0]
+        if not (start <= node.start_byte and node.end_byte + delta <= end):
+            return False
+        return fed[start:end] == old[start : node.start_byte] + new_text + old[node.end_byte : end - delta]
 
     @property
     def memo(self) -> dict[object, object]:
@@ -587,8 +629,8 @@ class SyntaxSnapshot(SyntaxTree):
         try:
             if self._pending is not None and self._ahead is None and self._keeps_stale_view:
                 edited, source = self._pending
-                fed = self._feed(source, edited)
-                self._ahead = self._parse(source if fed is None else fed, edited)
+                found = self._feed(source, edited)
+                self._ahead = self._parse(source if found is None else found[0], edited)
             else:
                 self.tree  # noqa: B018 - the read is the parse
         except ParseHalted:
