@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from nextedit.syntax import SyntaxTree, enclosing_node
 from nextedit.syntax.attribute_macros import MAX_SPANS, add_edit, blank_text, refeed
 from nextedit.syntax.closed_trees import ClosedTrees
+from tests.test_syntax_props import _Edit
 
 
 def _blanked_words(text: str) -> list[str]:
@@ -171,22 +172,6 @@ def macro_edit_scripts(draw):
         steps.append((_Edit(text, start, end, piece), draw(st.booleans())))
         text = new
     return steps
-
-
-class _Edit:
-    def __init__(self, old_text: str, start_cp: int, old_end_cp: int, piece: str) -> None:
-        self.new_text = old_text[:start_cp] + piece + old_text[old_end_cp:]
-        old_b, new_b = old_text.encode(), self.new_text.encode()
-        self.start_byte = len(old_text[:start_cp].encode())
-        self.old_end_byte = len(old_text[:old_end_cp].encode())
-        self.new_end_byte = self.start_byte + len(piece.encode())
-        self.start_point = _point(old_b, self.start_byte)
-        self.old_end_point = _point(old_b, self.old_end_byte)
-        self.new_end_point = _point(new_b, self.new_end_byte)
-
-
-def _point(data: bytes, at: int) -> tuple[int, int]:
-    return data.count(b"\n", 0, at), at - (data.rfind(b"\n", 0, at) + 1)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

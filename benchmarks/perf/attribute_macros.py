@@ -15,11 +15,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import statistics
-import time
-from collections.abc import Callable
 
 import tree_sitter
+from reparse_floor import median_ms
 
 from nextedit.syntax.attribute_macros import BLANKED_LANGUAGES, blank_text
 from nextedit.syntax.languages import get_parser, language_for
@@ -40,24 +38,15 @@ def _errors(tree: tree_sitter.Tree) -> int:
     return count
 
 
-def _median_ms(call: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.thread_time()
-        call()
-        times.append((time.thread_time() - started) * 1000)
-    return statistics.median(times)
-
-
 def _row(name: str, parser: tree_sitter.Parser, source: bytes, fed: bytes, errors: tuple[int, int], runs: int) -> str:
     """One table row: ``source`` as written against ``fed`` (it blanked)."""
     as_written, blanked = parser.parse(source), parser.parse(fed)
-    fresh = (_median_ms(lambda: parser.parse(source), runs), _median_ms(lambda: parser.parse(fed), runs))
+    fresh = (median_ms(lambda: parser.parse(source), runs), median_ms(lambda: parser.parse(fed), runs))
     floor = (
-        _median_ms(lambda: parser.parse(source, as_written), runs),
-        _median_ms(lambda: parser.parse(fed, blanked), runs),
+        median_ms(lambda: parser.parse(source, as_written), runs),
+        median_ms(lambda: parser.parse(fed, blanked), runs),
     )
-    cost = _median_ms(lambda: blank_text(source), runs)
+    cost = median_ms(lambda: blank_text(source), runs)
     return (
         f"| {name} | {len(source):,} | {errors[0]} / {errors[1]} | {fresh[0]:.1f} → {fresh[1]:.1f} "
         f"| {floor[0]:.1f} → {floor[1]:.1f} | {cost:.1f} |"

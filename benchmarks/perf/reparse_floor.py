@@ -33,7 +33,7 @@ def _first_open(trace: str, name: str) -> tuple[str, bytes] | None:
     return None
 
 
-def _median_ms(call: Callable[[], object], runs: int) -> float:
+def median_ms(call: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
         started = time.thread_time()
@@ -74,9 +74,9 @@ def _row(name: str, grammar: str | None, source: bytes, runs: int) -> str:
         )
         return lambda: ts.parse(new, edited)
 
-    fresh = _median_ms(lambda: ts.parse(source), runs)
-    same = _median_ms(lambda: ts.parse(source, tree), runs)
-    edits = " / ".join(f"{_median_ms(inserted(f), runs):.1f}" for f in (0.1, 0.5, 0.9))
+    fresh = median_ms(lambda: ts.parse(source), runs)
+    same = median_ms(lambda: ts.parse(source, tree), runs)
+    edits = " / ".join(f"{median_ms(inserted(f), runs):.1f}" for f in (0.1, 0.5, 0.9))
     spans = sum(e.end_byte - e.start_byte for e in errors)
     return f"| {name} | {grammar} | {len(source):,} | {len(errors)} ({spans:,}) | {largest:,} | {fresh:.1f} | {same:.1f} | {edits} |"
 
