@@ -85,7 +85,11 @@ _DECLARATION_WORDS = _SPECIFIERS | frozenset(
     b"char32_t struct class union enum typename template operator".split()
 )
 # what a macro alone on its line may follow: the end of a statement or a block
-_ENDS_BEFORE_ALONE = frozenset(b";{}")
+_ENDS_BEFORE_ALONE = (b";", b"{", b"}")
+# a line's first tokens looked at: a declaration's opening is never longer (a
+# minified line of a megabyte is not cut into tokens)
+_MAX_TOKENS = 64
+_DIRECTIVE = re.compile(rb"[ \t]*#")
 # a name that is no type (a macro before it is no attribute)
 _NOT_A_TYPE = frozenset(b"return case goto sizeof new delete throw else do if while for switch final".split())
 # the lines worth a look: after any indentation, a ``template <…>`` header and
@@ -231,25 +235,23 @@ def _openings(source: bytes, lo: int, hi: int) -> Iterator[int]:
 
 def _blanked_on_line(source: bytes, start: int, end: int) -> list[tuple[int, int]]:
     """The byte spans of the macros to blank on the line ``source[start:end]``."""
-    line = source[start:end]
-    stripped = line.lstrip()
-    if stripped.startswith(b"#"):
+    if _DIRECTIVE.match(source, start, end):
         return []  # a directive
-    previous = _previous_line(source, start)
-    if previous is not None and previous.rstrip(b"\r").endswith(b"\\"):
+    if _continues(source, start):
         return []  # a directive's (or a string's) continuation
     tokens: list[tuple[int, bytes]] = []
-    for m in _TOKEN.finditer(line):
+    for m in _TOKEN.finditer(source, start, end):
         word = m.group()
-        if word in (b"//", b"/*"):
+        if word in (b"//", b"/*") or len(tokens) == _MAX_TOKENS:
             break
         tokens.append((m.start(), word))
-    blanked = _decide(tokens, previous)
-    return [(start + pos, start + pos + len(word)) for (pos, word), b in zip(tokens, blanked, strict=True) if b]
+    blanked = _decide(tokens, source, start)
+    return [(pos, pos + len(word)) for (pos, word), b in zip(tokens, blanked, strict=True) if b]
 
 
-def _decide(tokens: list[tuple[int, bytes]], previous: bytes | None) -> list[bool]:
-    """Which of a line's tokens are attribute-like macros to blank."""
+def _decide(tokens: list[tuple[int, bytes]], source: bytes, start: int) -> list[bool]:
+    """Which of a line's tokens (the line starting at ``start``) are
+    attribute-like macros to blank."""
     words = [word for _, word in tokens]
     blanked = [False] * len(words)
     lo, hi = _declaration_opening(words)
@@ -259,7 +261,7 @@ def _decide(tokens: list[tuple[int, bytes]], previous: bytes | None) -> list[boo
             continue
         after = words[i + 1] if i + 1 < len(words) else None
         if after is None:
-            blanked[i] = len(words) == 1 and _ends_a_statement(previous)
+            blanked[i] = len(words) == 1 and _ends_a_statement(_previous_line(source, start))
         elif blanked[i + 1]:
             blanked[i] = True
         elif i > lo and words[i - 1] in _CLASS_KEYS:
@@ -319,6 +321,15 @@ def _type_then_name(words: list[bytes], i: int) -> bool:
     return follow in (b"*", b"&") or (_NAME.fullmatch(follow) is not None and follow not in _NOT_A_TYPE)
 
 
+def _continues(source: bytes, start: int) -> bool:
+    """Whether the line starting at ``start`` continues the one before it
+    (which ends with a backslash, before its ``\\r\\n`` or ``\\n``)."""
+    end = start - 1  # the line break before ``start``
+    if end > 0 and source[end - 1] == 0x0D:
+        end -= 1
+    return end > 0 and source[end - 1] == 0x5C
+
+
 def _previous_line(source: bytes, start: int) -> bytes | None:
     """The line before the one starting at ``start``; ``None`` on the first line."""
     if start == 0:
@@ -338,4 +349,4 @@ def _ends_a_statement(previous: bytes | None) -> bool:
         text = text[:cut].rstrip()
     if not text or text.startswith((b"#", b"/*", b"*")) or text.endswith(b"*/") or _MACRO.fullmatch(text):
         return True  # (a lone macro too: ``FMT_BEGIN_NAMESPACE`` then ``FMT_BEGIN_EXPORT``)
-    return text[-1:] in (b";", b"{", b"}")
+    return text[-1:] in _ENDS_BEFORE_ALONE
