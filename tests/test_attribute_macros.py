@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from nextedit.syntax import SyntaxTree, enclosing_node
-from nextedit.syntax.attribute_macros import MAX_SPANS, add_edit, blank_text, refeed
+from nextedit.syntax.attribute_macros import MAX_SPANS, add_edit, blank_text, blanked, read_blanked, reblank
 from nextedit.syntax.closed_trees import ClosedTrees
 from tests.test_syntax_props import _Edit
 
@@ -188,7 +188,7 @@ def test_incremental_blanking_and_parse_equal_a_fresh_one(steps) -> None:
 
 def _assert_fresh(tree: SyntaxTree, source: bytes) -> None:
     root = tree.root
-    assert tree.parsed_fed() == blank_text(source)
+    assert tree.parsed_blanks() == tuple(blanked(source))
     fresh = SyntaxTree.parse("cpp", source).root
     assert root.end_byte == fresh.end_byte == len(source)
     if fresh.has_error:
@@ -224,15 +224,19 @@ def test_a_reopened_text_is_diffed_on_what_tree_sitter_read(steps) -> None:
     _assert_fresh(reopened, source)
 
 
-def test_refeed_reblanks_the_edited_lines_and_the_line_after_only() -> None:
+def _fed(source: bytes, blanks) -> bytes:
+    return read_blanked(source, blanks, 0, len(source))
+
+
+def test_reblank_reblanks_the_edited_lines_and_the_line_after_only() -> None:
     old = b"int a;\nint b;\nFMT_API\nint c;\n"
-    fed = blank_text(old)
-    assert fed == b"int a;\nint b;\n       \nint c;\n"
+    blanks = blanked(old)
+    assert _fed(old, blanks) == b"int a;\nint b;\n       \nint c;\n"
     # the line before the lone macro no longer ends a statement: it is kept
     new = b"int a;\nint b,\nFMT_API\nint c;\n"
     at = old.index(b";", 7)
-    refed, regions = refeed(fed, new, add_edit((), at, at + 1, at + 1, 1, 0))
-    assert refed == blank_text(new) == new
+    now, regions = reblank(blanks, new, add_edit((), at, at + 1, at + 1, 1, 0))
+    assert now == () and _fed(new, now) == blank_text(new) == new
     assert regions == [(7, new.index(b"int c"), 1)]
 
 
@@ -243,8 +247,8 @@ def test_edits_far_apart_are_blanked_anew_each_on_its_own_lines() -> None:
     new = old[:first] + b"x" + old[first:]
     spans = add_edit(spans, second + 1, second + 1, second + 10, old.count(b"\n", 0, second), 0)  # "EXPORTED " …
     new = new[: second + 1] + b"EXPORTED " + new[second + 1 :]
-    refed, regions = refeed(blank_text(old), new, spans)
-    assert refed == blank_text(new)
+    now, regions = reblank(tuple(blanked(old)), new, spans)
+    assert now == tuple(blanked(new))
     assert len(regions) == 2
     assert all(new.count(b"\n", start, end) == 2 for start, end, _ in regions)
     assert [region.row for region in regions] == [new.count(b"\n", 0, start) for start, _, _ in regions]
@@ -255,7 +259,7 @@ EDIT_TEXTS = st.sampled_from(["", "x", "FMT_API ", "void ", "\n", ";", "{", "\\\
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
-def test_refeed_after_any_edits_equals_blanking_the_whole_text(data) -> None:
+def test_reblank_after_any_edits_equals_blanking_the_whole_text(data) -> None:
     old = HEADER.encode()
     text, spans = old, ()
     for _ in range(data.draw(st.integers(1, 24))):
@@ -265,12 +269,33 @@ def test_refeed_after_any_edits_equals_blanking_the_whole_text(data) -> None:
         row, rows_growth = text.count(b"\n", 0, start), piece.count(b"\n") - text.count(b"\n", start, end)
         text = text[:start] + piece + text[end:]
         spans = add_edit(spans, start, end, start + len(piece), row, rows_growth)
-    refed, regions = refeed(blank_text(old), text, spans)
-    assert refed == blank_text(text)
+    now, regions = reblank(tuple(blanked(old)), text, spans)
+    assert now == tuple(blanked(text))
     assert len(spans) <= MAX_SPANS
     for region in regions:
         assert region.start <= region.end
         assert region.row == text.count(b"\n", 0, region.start)
+
+
+@given(st.binary(max_size=200), st.data())
+def test_reading_blanked_in_any_window_equals_the_blanked_text(source, data) -> None:
+    blanks = sorted(
+        {
+            tuple(sorted(data.draw(st.tuples(st.integers(0, len(source)), st.integers(0, len(source))))))
+            for _ in range(data.draw(st.integers(0, 5)))
+        }
+    )
+    blanks = [b for b in blanks if b[0] < b[1]]
+    apart = []
+    for start, end in blanks:  # apart, as blanks are
+        if not apart or start >= apart[-1][1]:
+            apart.append((start, end))
+    whole = bytearray(source)
+    for start, end in apart:
+        whole[start:end] = b" " * (end - start)
+    lo = data.draw(st.integers(0, len(source)))
+    hi = data.draw(st.integers(lo, len(source)))
+    assert read_blanked(source, apart, lo, hi) == bytes(whole[lo:hi])
 
 
 @pytest.mark.parametrize(

@@ -37,10 +37,14 @@ variable (``DWORD n;``, ``BOOL *p``), an enumerator alone on its line after
 **Locality.** Whether a macro on a line is blanked depends on that line and
 on the line before it only (a continuation ``\\`` or the alone rule), so an
 edit changes what tree-sitter reads on the edited lines and the line after
-them, nowhere else: :func:`refeed` re-blanks just those lines and tells the
-span, which :class:`~nextedit.syntax.tree.SyntaxTree` marks as edited for
-tree-sitter (``Tree.edit`` with no change in length). Figures:
-``benchmarks/results/attribute-macros.md``.
+them, nowhere else: :func:`reblank` re-blanks just those lines and tells
+the span, which :class:`~nextedit.syntax.tree.SyntaxTree` marks as edited
+for tree-sitter (``Tree.edit`` with no change in length).
+
+**No copy of the text.** A text's blanking is its list of blanked spans
+(:func:`blanked`), not a second text: tree-sitter reads the document's own
+bytes through a callback that turns those spans to spaces
+(:func:`read_blanked`). Figures: ``benchmarks/results/attribute-macros.md``.
 
 Must not know about documents, sessions or position encodings: UTF-8 bytes in
 and out.
@@ -48,24 +52,30 @@ and out.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 __all__ = [
     "BLANKED_LANGUAGES",
     "MAX_SPANS",
+    "Blank",
     "Region",
     "Span",
     "add_edit",
-    "blank_lines",
     "blank_text",
-    "refeed",
+    "blanked",
+    "read_blanked",
+    "reblank",
     "regions",
 ]
 
 # grammars whose texts are read with their attribute-like macros blanked
 BLANKED_LANGUAGES = frozenset({"c", "cpp"})
+# ``(start, end)``: the bytes of one macro that tree-sitter reads as spaces
+Blank = tuple[int, int]
 
 # a macro's spelling: capitals, digits, underscores, two capitals at least
 _MACRO = re.compile(rb"_*[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
@@ -112,27 +122,40 @@ _LINE_OPENING = re.compile(_OPENING_BODY)
 _NEXT_OPENING = re.compile(rb"\n" + _OPENING_BODY)
 
 
-def blank_text(source: bytes) -> bytes:
-    """``source`` with its attribute-like macros blanked (the module docstring)."""
-    return blank_lines(source, 0, len(source))
-
-
-def blank_lines(source: bytes, lo: int, hi: int) -> bytes:
-    """``source[lo:hi]`` with the macros of its lines blanked (``lo`` at a
-    line start, ``hi`` at one or at the end: whole lines of ``source``, read
-    in place, so the first one's previous line counts)."""
-    out: bytearray | None = None
+def blanked(source: bytes, lo: int = 0, hi: int | None = None) -> list[Blank]:
+    """The macros to blank on the lines starting in ``[lo, hi)`` of
+    ``source`` (``lo`` at a line start, ``hi`` at one or at the end; the
+    first line's previous line counts): their byte spans, in order."""
+    hi = len(source) if hi is None else hi
+    out: list[Blank] = []
     for start in _openings(source, lo, hi):
         end = source.find(b"\n", start, hi)
-        spans = _blanked_on_line(source, start, hi if end < 0 else end)
-        if spans:
-            if out is None:
-                out = bytearray(source[lo:hi])
-            for s, e in spans:
-                out[s - lo : e - lo] = b" " * (e - s)
-    if out is not None:
-        return bytes(out)
-    return source if lo == 0 and hi == len(source) else source[lo:hi]
+        out.extend(_blanked_on_line(source, start, hi if end < 0 else end))
+    return out
+
+
+def blank_text(source: bytes) -> bytes:
+    """``source`` as tree-sitter reads it: its attribute-like macros blanked
+    (the module docstring)."""
+    return read_blanked(source, blanked(source), 0, len(source))
+
+
+def read_blanked(source: bytes, blanks: Sequence[Blank], lo: int, hi: int) -> bytes:
+    """``source[lo:hi]`` with ``blanks`` (sorted, apart) turned to spaces:
+    what tree-sitter reads there. O(log of the blanks + the span read)."""
+    chunk = source[lo:hi]
+    first = bisect_right(blanks, (lo, lo))  # the first blank starting after ``lo`` …
+    if first and blanks[first - 1][1] > lo:
+        first -= 1  # … or the one holding it
+    out: bytearray | None = None
+    for start, end in itertools.islice(blanks, first, None):
+        if start >= hi:
+            break
+        if out is None:
+            out = bytearray(chunk)
+        start, end = max(start, lo), min(end, hi)
+        out[start - lo : end - lo] = b" " * (end - start)
+    return chunk if out is None else bytes(out)
 
 
 class Span(NamedTuple):
@@ -198,24 +221,32 @@ def regions(source: bytes, spans: tuple[Span, ...]) -> list[Region]:
     return out
 
 
-def refeed(fed: bytes, source: bytes, spans: tuple[Span, ...]) -> tuple[bytes, list[Region]]:
-    """What tree-sitter reads of ``source``, from ``fed`` (what it read of the
-    previous text) when edits since wrote ``spans`` of ``source``:
-    ``(new fed, regions)``. The :func:`regions` are blanked anew, the rest
-    is copied from ``fed``: O(the lines edited), plus one copy of the bytes."""
+def reblank(blanks: Sequence[Blank], source: bytes, spans: tuple[Span, ...]) -> tuple[tuple[Blank, ...], list[Region]]:
+    """The blanks of ``source`` from ``blanks`` (those of the previous text)
+    when edits since wrote ``spans`` of ``source``: ``(new blanks,
+    regions)``. The :func:`regions` are blanked anew; the blanks elsewhere
+    are the previous ones, moved by the edits before them. O(the lines
+    edited + the blanks after the first edit)."""
     found = regions(source, spans)
-    pieces: list[bytes] = []
-    kept_from = 0  # offset in ``source`` from which ``fed`` is copied, less ``grown`` there
+    if not found:
+        return tuple(blanks), found
+    # before the first region nothing moved
+    out: list[Blank] = list(blanks[: bisect_left(blanks, (found[0].start, found[0].start))])
+    i = len(out)
     grown = 0
     spans_left = list(spans)
     for region in found:
-        pieces.append(fed[kept_from - grown : region.start - grown])
-        pieces.append(blank_lines(source, region.start, region.end))
+        while i < len(blanks) and blanks[i][1] <= region.start - grown:  # between the regions: moved
+            start, end = blanks[i]
+            out.append((start + grown, end + grown))
+            i += 1
         while spans_left and spans_left[0].start <= region.end:
             grown += spans_left.pop(0).growth
-        kept_from = region.end
-    pieces.append(fed[kept_from - grown :])
-    return b"".join(pieces), found
+        while i < len(blanks) and blanks[i][0] < region.end - grown:  # in the region: blanked anew
+            i += 1
+        out.extend(blanked(source, region.start, region.end))
+    out.extend((start + grown, end + grown) for start, end in itertools.islice(blanks, i, None))
+    return tuple(out), found
 
 
 def _line_end(source: bytes, at: int) -> int:
@@ -233,7 +264,7 @@ def _openings(source: bytes, lo: int, hi: int) -> Iterator[int]:
         yield match.start() + 1
 
 
-def _blanked_on_line(source: bytes, start: int, end: int) -> list[tuple[int, int]]:
+def _blanked_on_line(source: bytes, start: int, end: int) -> list[Blank]:
     """The byte spans of the macros to blank on the line ``source[start:end]``."""
     if _DIRECTIVE.match(source, start, end):
         return []  # a directive

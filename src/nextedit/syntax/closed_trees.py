@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
+from nextedit.syntax.attribute_macros import Blank
 from nextedit.syntax.tree import SyntaxTree
 
 __all__ = ["MAX_BYTES", "MAX_DOCUMENTS", "ClosedTrees"]
@@ -53,12 +54,12 @@ MAX_BYTES = 4 * 1024 * 1024
 class _Entry:
     tree: tree_sitter.Tree
     source: bytes
-    fed: bytes | None  # what tree-sitter read of ``source``, where that is not ``source`` (C, C++)
+    blanks: tuple[Blank, ...] | None  # the spans of ``source`` tree-sitter read as spaces (C, C++)
 
     @property
     def size(self) -> int:
-        """Bytes held: the text, and what tree-sitter read of it when that is another copy."""
-        return len(self.source) + (len(self.fed) if self.fed is not None and self.fed is not self.source else 0)
+        """Bytes held: the text's (its blanks are a few pairs of offsets)."""
+        return len(self.source)
 
 
 class ClosedTrees:
@@ -77,8 +78,7 @@ class ClosedTrees:
 
     @property
     def size_bytes(self) -> int:
-        """Bytes of text held, with what tree-sitter read of it where that is
-        another copy (what :attr:`max_bytes` bounds)."""
+        """Bytes of text held (what :attr:`max_bytes` bounds)."""
         return self._bytes
 
     def keep(self, uri: str, syntax: SyntaxTree) -> None:
@@ -88,8 +88,7 @@ class ClosedTrees:
         if parsed is None:
             return
         tree, source = parsed
-        fed = syntax.parsed_fed()
-        entry = _Entry(tree.copy(), source, source if fed == source else fed)  # one copy when nothing was blanked
+        entry = _Entry(tree.copy(), source, syntax.parsed_blanks())
         key = (uri, syntax.language)
         with self._lock:
             old = self._entries.pop(key, None)
@@ -114,4 +113,4 @@ class ClosedTrees:
             if entry is None:
                 return None
             self._entries.move_to_end(key)
-        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source, entry.fed)
+        return SyntaxTree.reopen(language, entry.tree.copy(), entry.source, source, entry.blanks)

@@ -50,12 +50,13 @@ import tree_sitter
 
 from nextedit.syntax.attribute_macros import (
     BLANKED_LANGUAGES,
+    Blank,
     Region,
     Span,
     add_edit,
-    blank_lines,
-    blank_text,
-    refeed,
+    blanked,
+    read_blanked,
+    reblank,
     regions,
 )
 from nextedit.syntax.languages import get_language, get_parser
@@ -86,6 +87,24 @@ class TreeEdit(Protocol):
     def new_end_point(self) -> tuple[int, int]: ...
 
 
+# ``(blanks, regions)``: a text's blanks and the lines blanked anew (:mod:`.attribute_macros`)
+_Blanking = tuple[tuple[Blank, ...], list[Region]]
+
+
+def _reader(source: bytes, blanks: tuple[Blank, ...] | None) -> Callable[[int, tuple[int, int]], bytes]:
+    """A tree-sitter read callback over ``source``, ``blanks`` read as
+    spaces, :data:`_CHUNK` bytes at a time."""
+    if not blanks:
+        return lambda offset, _point: source[offset : offset + _CHUNK]
+    return lambda offset, _point: read_blanked(source, blanks, offset, offset + _CHUNK)
+
+
+def _input(source: bytes, blanks: tuple[Blank, ...] | None) -> bytes | Callable[[int, tuple[int, int]], bytes]:
+    """What ``Parser.parse`` is given for ``source``: the bytes, or a read
+    callback that turns ``blanks`` to spaces."""
+    return source if not blanks else _reader(source, blanks)
+
+
 class SyntaxTree:
     """A parsed document: ``.tree``, ``.root``, ``.language``.
 
@@ -108,7 +127,7 @@ class SyntaxTree:
         "_base",
         "_ahead",
         "_unused_aheads",
-        "_fed",
+        "_blanks",
         "_spans",
         "_next",
     )
@@ -139,24 +158,24 @@ class SyntaxTree:
         self._ahead: tree_sitter.Tree | None = None
         # held parses ahead dropped unread since a reader last had to parse for itself
         self._unused_aheads = 0
-        # C and C++: the bytes tree-sitter read for ``_tree`` (``_tree_source``
-        # with its attribute-like macros blanked, :mod:`.attribute_macros`);
-        # None for other grammars (they read ``_tree_source`` itself)
-        self._fed: bytes | None = None
+        # C and C++: the spans of ``_tree_source`` that tree-sitter read as
+        # spaces for ``_tree`` (its attribute-like macros, :mod:`.attribute_macros`);
+        # None for other grammars (they read ``_tree_source`` as it is)
+        self._blanks: tuple[Blank, ...] | None = None
         # C and C++: the spans of the newest text that edits wrote since ``_tree``
-        # (what :func:`~.attribute_macros.refeed` blanks anew)
+        # (what :func:`~.attribute_macros.reblank` blanks anew)
         self._spans: tuple[Span, ...] = ()
-        # ``(pending source, spans, _next_fed's answer)``: asked for twice per parse
-        self._next: tuple[bytes, tuple[Span, ...], tuple[bytes, list[Region]]] | None = None
+        # ``(pending source, spans, _next_blanks's answer)``: asked for twice per parse
+        self._next: tuple[bytes, tuple[Span, ...], _Blanking] | None = None
 
     @classmethod
     def parse(cls, language: str, source: bytes) -> SyntaxTree:
         """Parse ``source`` (UTF-8) with the bundled ``language`` grammar."""
-        fed = blank_text(source) if language in BLANKED_LANGUAGES else None
-        tree = get_parser(language).parse(source if fed is None else fed)
+        blanks = tuple(blanked(source)) if language in BLANKED_LANGUAGES else None
+        tree = get_parser(language).parse(_input(source, blanks))
         warm_up(language)  # the first document of a language: its queries compile now, not at its first suggest
         syntax = cls(language, tree, len(source), source)
-        syntax._fed = fed
+        syntax._blanks = blanks
         return syntax
 
     @classmethod
@@ -176,23 +195,28 @@ class SyntaxTree:
 
     @classmethod
     def reopen(
-        cls, language: str, tree: tree_sitter.Tree, old_source: bytes, source: bytes, old_fed: bytes | None = None
+        cls,
+        language: str,
+        tree: tree_sitter.Tree,
+        old_source: bytes,
+        source: bytes,
+        old_blanks: tuple[Blank, ...] | None = None,
     ) -> SyntaxTree:
         """The tree of ``source``, reached from ``tree`` (the tree of
-        ``old_source``, never mutated here; ``old_fed``: what tree-sitter read
-        of it, :meth:`parsed_fed`): the same text takes ``tree`` as
+        ``old_source``, never mutated here; ``old_blanks``: the spans of it
+        tree-sitter read as spaces, :meth:`parsed_blanks`): the same text takes ``tree`` as
         it is; another one is deferred to the first reader, which edits a
         copy of ``tree`` by the line diff from ``old_source`` to the newest
         text (:func:`~nextedit.syntax.line_diff.line_edits`: edits applied
         meanwhile need no ``Tree.edit`` of their own) and re-parses it
         incrementally — around the changed lines only (for C and C++ the
-        diff is between what tree-sitter read of each). The diff and the
+        changed lines are blanked anew). The diff and the
         parse are both the reader's, so a front end's parse ahead does them
         off its loop. Until then it reads like :meth:`parse_later`'s tree:
         nothing stale, no token swap, so answers are those of a document
         opened fresh."""
         syntax = cls(language, tree, len(old_source), old_source)
-        syntax._fed = old_fed
+        syntax._blanks = old_blanks
         if source != old_source:
             syntax._pending = (tree, source)
             syntax._source_len = len(source)
@@ -206,10 +230,11 @@ class SyntaxTree:
             return None
         return self._tree, self._tree_source
 
-    def parsed_fed(self) -> bytes | None:
-        """What tree-sitter read for :meth:`parsed`'s tree where that is not
-        its text (C and C++, :mod:`.attribute_macros`); ``None`` elsewhere."""
-        return self._fed
+    def parsed_blanks(self) -> tuple[Blank, ...] | None:
+        """The spans of :meth:`parsed`'s text that tree-sitter read as spaces
+        (C and C++, :mod:`.attribute_macros`); ``None`` for a grammar that
+        reads texts as they are."""
+        return self._blanks
 
     @property
     def language(self) -> str:
@@ -221,20 +246,20 @@ class SyntaxTree:
         if self._pending is not None:
             edited, source = self._pending
             if self._base is not None:  # a re-open: the kept tree edited by the line diff, then parsed
-                edited, fed = self._reopened(edited, self._base, source)
+                edited, blanks = self._reopened(edited, self._base, source)
                 swapped = None
             else:
                 found = self._feed(source, edited)
-                fed = None if found is None else found[0]
+                blanks = None if found is None else found[0]
                 swapped = self._token_swap(source, found)
             if swapped is None:
                 if self._ahead is not None:
                     swapped = self._ahead
                 else:  # a halted parse (ParseHalted) leaves it pending
-                    swapped = self._parse(source if fed is None else fed, edited)
+                    swapped = self._parse(source, blanks, edited)
                     self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
-            self._fed = fed
+            self._blanks = blanks
             self._next = None
             self._pending = None
             self._ahead = None
@@ -247,18 +272,18 @@ class SyntaxTree:
             self._spans = ()
         return self._tree
 
-    def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
-        return get_parser(self._language).parse(source, old)
+    def _parse(self, source: bytes, blanks: tuple[Blank, ...] | None, old: tree_sitter.Tree) -> tree_sitter.Tree:
+        return get_parser(self._language).parse(_input(source, blanks), old)
 
-    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> tuple[bytes, list[Region]] | None:
-        """What tree-sitter is to read of the pending ``source`` and where it
-        was blanked anew (``None``: ``source`` itself, a grammar that reads
-        texts as they are). After a parse whose input is known, only the
-        edited lines and the line after them are blanked anew, and ``edited``
-        is told that they changed (``Tree.edit`` with no change in length:
-        blanking may differ on those lines beyond the edits themselves); a
-        first parse or a re-open's blanks the whole text."""
-        found = self._next_fed(source)
+    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> _Blanking | None:
+        """The blanks of the pending ``source`` and where they were found
+        anew (``None``: a grammar that reads texts as they are). After a
+        parse whose blanks are known, only the edited lines and the line
+        after them are blanked anew, and ``edited`` is told that they changed
+        (``Tree.edit`` with no change in length: blanking may differ on those
+        lines beyond the edits themselves); a first parse or a re-open's
+        blanks the whole text."""
+        found = self._next_blanks(source)
         if found is None:
             return None
         for region in found[1]:
@@ -322,7 +347,7 @@ class SyntaxTree:
         if not self._keeps_stale_view:  # a first parse or a re-open's: no token swap serves it
             return True
         source = self._pending[1]
-        return self._token_swap(source, self._next_fed(source)) is None
+        return self._token_swap(source, self._next_blanks(source)) is None
 
     @property
     def unused_parses_ahead(self) -> int:
@@ -414,58 +439,62 @@ class SyntaxTree:
             return self
         if not (lo <= self._prefix and self._source_len - self._suffix <= hi):
             return self
-        if self._fed is not None and not self._fed_kept_outside(lo, hi):
+        if self._blanks is not None and not self._blanking_kept_outside(lo, hi):
             return self
         # a copy (O(1)): later edits move the pending tree's offsets in place
         return SyntaxTree(self._language, self._pending[0].copy(), self._source_len)
 
-    def _reopened(self, kept: tree_sitter.Tree, old: bytes, source: bytes) -> tuple[tree_sitter.Tree, bytes | None]:
+    def _reopened(
+        self, kept: tree_sitter.Tree, old: bytes, source: bytes
+    ) -> tuple[tree_sitter.Tree, tuple[Blank, ...] | None]:
         """A re-open's tree to re-parse (a copy of ``kept``, the tree of
-        ``old``, edited by the line diff to ``source``) and what tree-sitter
-        is to read of ``source`` (``None``: ``source`` itself)."""
+        ``old``, edited by the line diff to ``source``) and the blanks of
+        ``source`` (``None``: a grammar that reads texts as they are)."""
         if self._language not in BLANKED_LANGUAGES:
             return _diffed(kept, old, source), None
-        if self._fed is None:  # not what tree-sitter read: nothing of it is reused
-            return _diffed(get_parser(self._language).parse(b""), b"", source), blank_text(source)
-        return _diffed_blanked(kept, old, self._fed, source)
+        if self._blanks is None:  # not known what tree-sitter read: nothing of it is reused
+            return _diffed(get_parser(self._language).parse(b""), b"", source), tuple(blanked(source))
+        return _diffed_blanked(kept, old, self._blanks, source)
 
-    def _next_fed(self, source: bytes) -> tuple[bytes, list[Region]] | None:
-        """``(fed, regions)``: what tree-sitter is to read of the pending
-        ``source``, and the whole lines where that may differ from what it
-        read last beyond the edits (none for a whole text blanked anew);
-        ``None`` for a grammar that reads texts as they are."""
+    def _next_blanks(self, source: bytes) -> _Blanking | None:
+        """``(blanks, regions)``: the blanks of the pending ``source``, and
+        the whole lines where they may differ from the last parse's beyond
+        the edits (none for a whole text blanked anew); ``None`` for a
+        grammar that reads texts as they are."""
         if self._language not in BLANKED_LANGUAGES:
             return None
         memo = self._next
         if memo is not None and memo[0] is source and memo[1] is self._spans:
             return memo[2]
-        old = self._fed
+        old = self._blanks
+        found: _Blanking
         if old is None or self._base is not None or not self._tree_source:
-            found: tuple[bytes, list[Region]] = (blank_text(source), [])
+            found = (tuple(blanked(source)), [])
         else:
-            found = refeed(old, source, self._spans)
+            found = reblank(old, source, self._spans)
         self._next = (source, self._spans, found)
         return found
 
-    def _fed_kept_outside(self, lo: int, hi: int) -> bool:
-        """Whether what tree-sitter would read of the pending text differs
-        from what it read last only inside ``[lo, hi)`` (offsets of the
-        pending text, spanning every edit since)."""
-        assert self._pending is not None and self._fed is not None
-        source, old = self._pending[1], self._fed
+    def _blanking_kept_outside(self, lo: int, hi: int) -> bool:
+        """Whether tree-sitter would read the pending text as it read the
+        last, outside ``[lo, hi)`` (offsets of the pending text, spanning
+        every edit since)."""
+        assert self._pending is not None and self._blanks is not None and self._tree_source is not None
+        source, old = self._pending[1], self._tree_source
         delta = len(source) - len(old)
         # every edit lies in ``[lo, hi)`` (the caller's): their hull's lines, blanked anew
         hull = Span(self._prefix, len(source) - self._suffix, delta, 0)
         start, end, _ = regions(source, (hull,))[0]
         lo, hi = max(lo, start), min(hi, end)
-        fed = blank_lines(source, start, end)
-        return fed[: lo - start] == old[start:lo] and fed[hi - start :] == old[hi - delta : end - delta]
+        new = read_blanked(source, blanked(source, start, end), start, end)
+        before = read_blanked(old, self._blanks, start, end - delta)
+        return new[: lo - start] == before[: lo - start] and new[hi - start :] == before[hi - delta - start :]
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
         self._pending = None
-        self._fed = blank_text(source) if self._language in BLANKED_LANGUAGES else None
-        self._tree = get_parser(self._language).parse(source if self._fed is None else self._fed)
+        self._blanks = tuple(blanked(source)) if self._language in BLANKED_LANGUAGES else None
+        self._tree = get_parser(self._language).parse(_input(source, self._blanks))
         self._tree_source = source
         self._source_len = self._prefix = self._suffix = len(source)
         self._spans = ()
@@ -475,7 +504,7 @@ class SyntaxTree:
         self._base = None
         self._ahead = None
 
-    def _token_swap(self, source: bytes, found: tuple[bytes, list[Region]] | None) -> tree_sitter.Tree | None:
+    def _token_swap(self, source: bytes, found: _Blanking | None) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
         ``_tree`` lies inside one identifier and leaves an identifier of the
         same lexical class (see the module docstring), and tree-sitter would
@@ -501,7 +530,7 @@ class SyntaxTree:
         old_text = old_source[node.start_byte : node.end_byte]
         if not _same_token_class(self._language, node, old_text, new_text):
             return None
-        if found is not None and not self._blanking_kept(found, node, new_text, len(source) - len(old_source)):
+        if found is not None and not self._blanking_kept(source, found, node, new_text, len(source) - len(old_source)):
             return None  # the name changes which macros are blanked around it
         moved = self._tree.copy()
         row, column = node.start_point
@@ -516,19 +545,22 @@ class SyntaxTree:
         return moved
 
     def _blanking_kept(
-        self, found: tuple[bytes, list[Region]], node: tree_sitter.Node, new_text: bytes, delta: int
+        self, source: bytes, found: _Blanking, node: tree_sitter.Node, new_text: bytes, delta: int
     ) -> bool:
-        """Whether what tree-sitter would read is what it read, ``node``'s
-        text swapped for ``new_text``: the lines blanked anew (one region,
-        around the name) read the same, less the name."""
-        fed, found_regions = found
-        old = self._fed
-        if old is None or len(found_regions) != 1:
+        """Whether tree-sitter would read what it read, ``node``'s text
+        swapped for ``new_text``: the lines blanked anew (one region, around
+        the name) read the same, less the name."""
+        blanks, found_regions = found
+        old, old_blanks = self._tree_source, self._blanks
+        if old is None or old_blanks is None or len(found_regions) != 1:
             return False
         start, end, _ = found_regions[0]
         if not (start <= node.start_byte and node.end_byte + delta <= end):
             return False
-        return fed[start:end] == old[start : node.start_byte] + new_text + old[node.end_byte : end - delta]
+        now = read_blanked(source, blanks, start, end)
+        before = read_blanked(old, old_blanks, start, end - delta)
+        cut = node.start_byte - start
+        return now == before[:cut] + new_text + before[node.end_byte - start :]
 
     @property
     def memo(self) -> dict[object, object]:
@@ -557,7 +589,7 @@ class SyntaxTree:
         snap._base = self._base
         snap._ahead = self._ahead
         snap._unused_aheads = self._unused_aheads
-        snap._fed = self._fed
+        snap._blanks = self._blanks
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -582,7 +614,7 @@ class SyntaxTree:
             self._ahead = snapshot._ahead
             return True
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
-        self._fed = snapshot._fed
+        self._blanks = snapshot._blanks
         self._structure = snapshot._structure
         self._stale = snapshot._stale
         self._base = snapshot._base
@@ -630,7 +662,7 @@ class SyntaxSnapshot(SyntaxTree):
             if self._pending is not None and self._ahead is None and self._keeps_stale_view:
                 edited, source = self._pending
                 found = self._feed(source, edited)
-                self._ahead = self._parse(source if found is None else found[0], edited)
+                self._ahead = self._parse(source, None if found is None else found[0], edited)
             else:
                 self.tree  # noqa: B018 - the read is the parse
         except ParseHalted:
@@ -639,14 +671,11 @@ class SyntaxSnapshot(SyntaxTree):
             self._halt = None
         return True
 
-    def _parse(self, source: bytes, old: tree_sitter.Tree) -> tree_sitter.Tree:
+    def _parse(self, source: bytes, blanks: tuple[Blank, ...] | None, old: tree_sitter.Tree) -> tree_sitter.Tree:
         """The same parse, fed in chunks: ``Parser.parse`` holds the GIL for the
         whole parse, a read callback lets the thread that owns the live tree
         run between chunks (a 3 MB re-parse no longer stalls it for a second)."""
-
-        def read(byte_offset: int, point: tuple[int, int]) -> bytes:
-            return source[byte_offset : byte_offset + _CHUNK]
-
+        read = _reader(source, blanks)
         parser = get_parser(self._language)
         halt = self._halt
         if halt is None:
@@ -703,50 +732,58 @@ def _diffed(tree: tree_sitter.Tree, old: bytes, new: bytes) -> tree_sitter.Tree:
     return edited
 
 
-def _diffed_blanked(tree: tree_sitter.Tree, old: bytes, old_fed: bytes, new: bytes) -> tuple[tree_sitter.Tree, bytes]:
+def _diffed_blanked(
+    tree: tree_sitter.Tree, old: bytes, old_blanks: tuple[Blank, ...], new: bytes
+) -> tuple[tree_sitter.Tree, tuple[Blank, ...]]:
     """:func:`_diffed` for a grammar that reads texts blanked
-    (:mod:`.attribute_macros`): ``tree`` read ``old_fed``, the blanked
-    ``old``. Each hunk of the line diff from ``old`` to ``new`` reaches one
-    line further (the line after a changed one may be blanked differently);
-    what tree-sitter is to read of ``new`` is ``old_fed`` where lines stayed,
-    the hunks blanked anew — O(the changed lines), plus copying the bytes.
-    Returns the edited copy and that text."""
+    (:mod:`.attribute_macros`): ``tree`` read ``old`` with ``old_blanks`` as
+    spaces. Each hunk of the line diff from ``old`` to ``new`` reaches one
+    line further (the line after a changed one may be blanked differently)
+    and is blanked anew; elsewhere the blanks are the old ones, moved —
+    O(the changed lines + the blanks). Returns the edited copy and the blanks
+    of ``new``."""
     from nextedit.syntax.line_diff import line_edits
 
-    edits = line_edits(old, new)  # from the end of the text to its start, in ``old``'s offsets
-    shift = sum(e.new_end_byte - e.old_end_byte for e in edits)  # new offset - old offset, before an edit
-    pieces: list[bytes] = []
-    kept_from = len(old_fed)  # old_fed[kept_from:] is still to be placed (after the last edit)
-    edited = tree.copy()
-    for edit in edits:
-        shift -= edit.new_end_byte - edit.old_end_byte
+    edits = line_edits(old, new)[::-1]  # from the start of the text to its end, each in ``old``'s offsets
+    widened = []
+    blanks: list[Blank] = []
+    kept = 0  # index of the next old blank to keep
+    shift = 0  # new offset - old offset before the edit at hand
+    for n, edit in enumerate(edits):
         old_end = edit.old_end_byte
+        next_start = edits[n + 1].start_byte if n + 1 < len(edits) else len(old)
         grown = 0
-        if old_end < len(old) and old_end < kept_from:  # and the line after it
+        if old_end < next_start:  # and the line after it
             found = old.find(b"\n", old_end)
-            grown = (len(old) if found < 0 else found + 1) - old_end
-            grown = min(grown, kept_from - old_end)
-        new_end = edit.new_end_byte + grown
-        pieces.append(old_fed[old_end + grown : kept_from])
-        pieces.append(blank_lines(new, edit.start_byte + shift, new_end + shift))
-        kept_from = edit.start_byte
+            grown = min((len(old) if found < 0 else found + 1) - old_end, next_start - old_end)
+        while kept < len(old_blanks) and old_blanks[kept][1] <= edit.start_byte:
+            start, end = old_blanks[kept]
+            blanks.append((start + shift, end + shift))
+            kept += 1
+        while kept < len(old_blanks) and old_blanks[kept][0] < old_end + grown:
+            kept += 1  # in the hunk: blanked anew
+        blanks.extend(blanked(new, edit.start_byte + shift, edit.new_end_byte + grown + shift))
+        widened.append((edit, grown))
+        shift += edit.new_end_byte - edit.old_end_byte
+    blanks.extend((start + shift, end + shift) for start, end in old_blanks[kept:])
+    edited = tree.copy()
+    for edit, grown in reversed(widened):  # from the end of the text: each in ``old``'s offsets
         old_end_point, new_end_point = edit.old_end_point, edit.new_end_point
         if grown:
-            rows = old.count(b"\n", old_end, old_end + grown)
-            column = 0 if old[old_end + grown - 1 : old_end + grown] == b"\n" else grown
+            end = edit.old_end_byte
+            rows = old.count(b"\n", end, end + grown)
+            column = 0 if old[end + grown - 1 : end + grown] == b"\n" else grown
             old_end_point = _grown(edit.old_end_point, rows, column)
             new_end_point = _grown(edit.new_end_point, rows, column)
         edited.edit(
             start_byte=edit.start_byte,
-            old_end_byte=old_end + grown,
-            new_end_byte=new_end,
+            old_end_byte=edit.old_end_byte + grown,
+            new_end_byte=edit.new_end_byte + grown,
             start_point=_point(edit.start_point),
             old_end_point=old_end_point,
             new_end_point=new_end_point,
         )
-    pieces.append(old_fed[:kept_from])
-    pieces.reverse()
-    return edited, b"".join(pieces)
+    return edited, tuple(blanks)
 
 
 def _grown(point: tuple[int, int], rows: int, column: int) -> tuple[int, int]:
