@@ -69,7 +69,6 @@ __all__ = [
     "blanked",
     "read_blanked",
     "reblank",
-    "regions",
 ]
 
 # grammars whose texts are read with their attribute-like macros blanked
@@ -204,7 +203,7 @@ def add_edit(
     return tuple(out)
 
 
-def regions(source: bytes, spans: tuple[Span, ...]) -> list[Region]:
+def _regions(source: bytes, spans: tuple[Span, ...]) -> list[Region]:
     """The lines each span touches and the line after them, merged: where
     blanking may differ beyond the edits themselves. O(the lines edited)."""
     out: list[Region] = []
@@ -224,10 +223,10 @@ def regions(source: bytes, spans: tuple[Span, ...]) -> list[Region]:
 def reblank(blanks: Sequence[Blank], source: bytes, spans: tuple[Span, ...]) -> tuple[tuple[Blank, ...], list[Region]]:
     """The blanks of ``source`` from ``blanks`` (those of the previous text)
     when edits since wrote ``spans`` of ``source``: ``(new blanks,
-    regions)``. The :func:`regions` are blanked anew; the blanks elsewhere
+    regions)``. The :func:`_regions` are blanked anew; the blanks elsewhere
     are the previous ones, moved by the edits before them. O(the lines
     edited + the blanks after the first edit)."""
-    found = regions(source, spans)
+    found = _regions(source, spans)
     if not found:
         return tuple(blanks), found
     # before the first region nothing moved

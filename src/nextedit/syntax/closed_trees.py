@@ -56,11 +56,6 @@ class _Entry:
     source: bytes
     blanks: tuple[Blank, ...] | None  # the spans of ``source`` tree-sitter read as spaces (C, C++)
 
-    @property
-    def size(self) -> int:
-        """Bytes held: the text's (its blanks are a few pairs of offsets)."""
-        return len(self.source)
-
 
 class ClosedTrees:
     """An LRU table ``(uri, grammar) -> (tree, the bytes it was parsed from)``."""
@@ -88,19 +83,18 @@ class ClosedTrees:
         if parsed is None:
             return
         tree, source = parsed
-        entry = _Entry(tree.copy(), source, syntax.parsed_blanks())
         key = (uri, syntax.language)
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self._bytes -= old.size
-            if entry.size > self.max_bytes or self.max_documents <= 0:
+                self._bytes -= len(old.source)
+            if len(source) > self.max_bytes or self.max_documents <= 0:
                 return
-            self._entries[key] = entry
-            self._bytes += entry.size
+            self._entries[key] = _Entry(tree.copy(), source, syntax.parsed_blanks())
+            self._bytes += len(source)
             while len(self._entries) > self.max_documents or self._bytes > self.max_bytes:
                 _, dropped = self._entries.popitem(last=False)
-                self._bytes -= dropped.size
+                self._bytes -= len(dropped.source)
 
     def reopen(self, uri: str, language: str, source: bytes) -> SyntaxTree | None:
         """The tree of ``source`` reached from the kept tree of ``uri`` in

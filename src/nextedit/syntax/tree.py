@@ -57,7 +57,6 @@ from nextedit.syntax.attribute_macros import (
     blanked,
     read_blanked,
     reblank,
-    regions,
 )
 from nextedit.syntax.languages import get_language, get_parser
 from nextedit.syntax.query_analysis import identifier_node_types, warm_up
@@ -165,7 +164,7 @@ class SyntaxTree:
         # C and C++: the spans of the newest text that edits wrote since ``_tree``
         # (what :func:`~.attribute_macros.reblank` blanks anew)
         self._spans: tuple[Span, ...] = ()
-        # ``(pending source, spans, _next_blanks's answer)``: asked for twice per parse
+        # ``(pending source, spans, _next_blanks's answer)``: asked by the parse check, exact_outside and the reader
         self._next: tuple[bytes, tuple[Span, ...], _Blanking] | None = None
 
     @classmethod
@@ -251,7 +250,7 @@ class SyntaxTree:
             else:
                 found = self._feed(source, edited)
                 blanks = None if found is None else found[0]
-                swapped = self._token_swap(source, found)
+                swapped = self._token_swap(source)
             if swapped is None:
                 if self._ahead is not None:
                     swapped = self._ahead
@@ -284,21 +283,8 @@ class SyntaxTree:
         lines beyond the edits themselves); a first parse or a re-open's
         blanks the whole text."""
         found = self._next_blanks(source)
-        if found is None:
-            return None
-        for region in found[1]:
-            end = region.end
-            rows = source.count(b"\n", region.start, end)
-            last_break = source.rfind(b"\n", region.start, end)
-            end_point = (region.row + rows, end - (last_break + 1 if last_break >= 0 else region.start))
-            edited.edit(
-                start_byte=region.start,
-                old_end_byte=end,
-                new_end_byte=end,
-                start_point=(region.row, 0),
-                old_end_point=end_point,
-                new_end_point=end_point,
-            )
+        if found is not None:
+            _mark_edited(edited, source, found[1])
         return found
 
     @property
@@ -346,8 +332,7 @@ class SyntaxTree:
             return False
         if not self._keeps_stale_view:  # a first parse or a re-open's: no token swap serves it
             return True
-        source = self._pending[1]
-        return self._token_swap(source, self._next_blanks(source)) is None
+        return self._token_swap(self._pending[1]) is None
 
     @property
     def unused_parses_ahead(self) -> int:
@@ -389,19 +374,15 @@ class SyntaxTree:
             self.reparse(new_source)
             return
         size = self._source_len
+        blanks_spans = self._language in BLANKED_LANGUAGES
         for edit in edits:  # what stayed put at both ends, in the coordinates of each edit
             self._prefix = min(self._prefix, edit.start_byte)
             self._suffix = min(self._suffix, size - edit.old_end_byte)
             size += edit.new_end_byte - edit.old_end_byte
-        if self._language in BLANKED_LANGUAGES:
-            for edit in edits:
+            if blanks_spans:  # and, for C and C++, what each edit wrote
+                rows = edit.new_end_point[0] - edit.old_end_point[0]
                 self._spans = add_edit(
-                    self._spans,
-                    edit.start_byte,
-                    edit.old_end_byte,
-                    edit.new_end_byte,
-                    edit.start_point[0],
-                    edit.new_end_point[0] - edit.old_end_point[0],
+                    self._spans, edit.start_byte, edit.old_end_byte, edit.new_end_byte, edit.start_point[0], rows
                 )
         self._pending = (old, new_source)
         self._stale = None
@@ -439,7 +420,7 @@ class SyntaxTree:
             return self
         if not (lo <= self._prefix and self._source_len - self._suffix <= hi):
             return self
-        if self._blanks is not None and not self._blanking_kept_outside(lo, hi):
+        if self._blanks is not None and not self._reads_as_before(self._pending[1], lo, hi):
             return self
         # a copy (O(1)): later edits move the pending tree's offsets in place
         return SyntaxTree(self._language, self._pending[0].copy(), self._source_len)
@@ -450,11 +431,17 @@ class SyntaxTree:
         """A re-open's tree to re-parse (a copy of ``kept``, the tree of
         ``old``, edited by the line diff to ``source``) and the blanks of
         ``source`` (``None``: a grammar that reads texts as they are)."""
+        from nextedit.syntax.line_diff import line_edits  # it builds ByteEdits: imported here, not in a cycle
+
+        edits = line_edits(old, source)
+        edited = kept.copy()
+        _edit_tree(edited, edits)
         if self._language not in BLANKED_LANGUAGES:
-            return _diffed(kept, old, source), None
-        if self._blanks is None:  # not known what tree-sitter read: nothing of it is reused
-            return _diffed(get_parser(self._language).parse(b""), b"", source), tuple(blanked(source))
-        return _diffed_blanked(kept, old, self._blanks, source)
+            return edited, None
+        assert self._blanks is not None, "a C or C++ tree kept without its blanks"
+        blanks, found = reblank(self._blanks, source, _written(edits))
+        _mark_edited(edited, source, found)
+        return edited, blanks
 
     def _next_blanks(self, source: bytes) -> _Blanking | None:
         """``(blanks, regions)``: the blanks of the pending ``source``, and
@@ -468,27 +455,32 @@ class SyntaxTree:
             return memo[2]
         old = self._blanks
         found: _Blanking
-        if old is None or self._base is not None or not self._tree_source:
+        if old is None or not self._tree_source:  # a first parse
             found = (tuple(blanked(source)), [])
         else:
             found = reblank(old, source, self._spans)
         self._next = (source, self._spans, found)
         return found
 
-    def _blanking_kept_outside(self, lo: int, hi: int) -> bool:
-        """Whether tree-sitter would read the pending text as it read the
-        last, outside ``[lo, hi)`` (offsets of the pending text, spanning
-        every edit since)."""
-        assert self._pending is not None and self._blanks is not None and self._tree_source is not None
-        source, old = self._pending[1], self._tree_source
+    def _reads_as_before(self, source: bytes, lo: int, hi: int, new: bytes | None = None) -> bool:
+        """Whether tree-sitter would read the pending ``source`` as it read
+        the last text outside ``[lo, hi)`` (offsets of ``source``, holding
+        every edit since), and, when ``new`` is given, ``new`` itself there:
+        the lines blanked anew compared, nothing else changes."""
+        found = self._next_blanks(source)
+        old, old_blanks = self._tree_source, self._blanks
+        if found is None or old is None or old_blanks is None:
+            return False
+        blanks, found_regions = found
+        if not found_regions:
+            return False
+        start, end = min(lo, found_regions[0].start), max(hi, found_regions[-1].end)
         delta = len(source) - len(old)
-        # every edit lies in ``[lo, hi)`` (the caller's): their hull's lines, blanked anew
-        hull = Span(self._prefix, len(source) - self._suffix, delta, 0)
-        start, end, _ = regions(source, (hull,))[0]
-        lo, hi = max(lo, start), min(hi, end)
-        new = read_blanked(source, blanked(source, start, end), start, end)
-        before = read_blanked(old, self._blanks, start, end - delta)
-        return new[: lo - start] == before[: lo - start] and new[hi - start :] == before[hi - delta - start :]
+        now = read_blanked(source, blanks, start, end)
+        before = read_blanked(old, old_blanks, start, end - delta)
+        if new is not None and now[lo - start : hi - start] != new:
+            return False  # the new text is blanked, in part
+        return now[: lo - start] == before[: lo - start] and now[hi - start :] == before[hi - delta - start :]
 
     def reparse(self, source: bytes) -> None:
         """Full re-parse (for a whole-document replacement)."""
@@ -504,12 +496,12 @@ class SyntaxTree:
         self._base = None
         self._ahead = None
 
-    def _token_swap(self, source: bytes, found: _Blanking | None) -> tree_sitter.Tree | None:
+    def _token_swap(self, source: bytes) -> tree_sitter.Tree | None:
         """The tree of ``source`` without a re-parse when every change since
         ``_tree`` lies inside one identifier and leaves an identifier of the
         same lexical class (see the module docstring), and tree-sitter would
-        read the rest as before (``found``: what it would read, where that
-        is not ``source``, and where it was blanked anew); else ``None``."""
+        read the rest as before (C and C++: no macro blanked or unblanked
+        around it); else ``None``."""
         old_source = self._tree_source
         old_root = self._tree.root_node
         if old_source is None or old_root.has_error:
@@ -530,7 +522,7 @@ class SyntaxTree:
         old_text = old_source[node.start_byte : node.end_byte]
         if not _same_token_class(self._language, node, old_text, new_text):
             return None
-        if found is not None and not self._blanking_kept(source, found, node, new_text, len(source) - len(old_source)):
+        if self._blanks is not None and not self._reads_as_before(source, node.start_byte, new_end, new_text):
             return None  # the name changes which macros are blanked around it
         moved = self._tree.copy()
         row, column = node.start_point
@@ -543,24 +535,6 @@ class SyntaxTree:
             new_end_point=(row, column + len(new_text)),
         )
         return moved
-
-    def _blanking_kept(
-        self, source: bytes, found: _Blanking, node: tree_sitter.Node, new_text: bytes, delta: int
-    ) -> bool:
-        """Whether tree-sitter would read what it read, ``node``'s text
-        swapped for ``new_text``: the lines blanked anew (one region, around
-        the name) read the same, less the name."""
-        blanks, found_regions = found
-        old, old_blanks = self._tree_source, self._blanks
-        if old is None or old_blanks is None or len(found_regions) != 1:
-            return False
-        start, end, _ = found_regions[0]
-        if not (start <= node.start_byte and node.end_byte + delta <= end):
-            return False
-        now = read_blanked(source, blanks, start, end)
-        before = read_blanked(old, old_blanks, start, end - delta)
-        cut = node.start_byte - start
-        return now == before[:cut] + new_text + before[node.end_byte - start :]
 
     @property
     def memo(self) -> dict[object, object]:
@@ -722,74 +696,37 @@ def _edit_tree(tree: tree_sitter.Tree, edits: Iterable[TreeEdit]) -> bool:
     return any_edit
 
 
-def _diffed(tree: tree_sitter.Tree, old: bytes, new: bytes) -> tree_sitter.Tree:
-    """A copy of ``tree`` (the tree of ``old``) edited to span ``new`` hunk by
-    changed hunk (:func:`~nextedit.syntax.line_diff.line_edits`)."""
-    from nextedit.syntax.line_diff import line_edits  # it builds ByteEdits: imported here, not in a cycle
+def _written(edits: list[ByteEdit]) -> tuple[Span, ...]:
+    """The spans of the new text that ``edits`` (in ``SyntaxTree.apply_edits``
+    order, from the end of the text to its start, as ``line_edits`` gives
+    them) wrote, from its start to its end."""
+    spans = []
+    shift = rows = 0  # bytes and line breaks the edits before this one added
+    for edit in reversed(edits):
+        growth = edit.new_end_byte - edit.old_end_byte
+        spans.append(Span(edit.start_byte + shift, edit.new_end_byte + shift, growth, edit.start_point[0] + rows))
+        shift += growth
+        rows += edit.new_end_point[0] - edit.old_end_point[0]
+    return tuple(spans)
 
-    edited = tree.copy()
-    _edit_tree(edited, line_edits(old, new))
-    return edited
 
-
-def _diffed_blanked(
-    tree: tree_sitter.Tree, old: bytes, old_blanks: tuple[Blank, ...], new: bytes
-) -> tuple[tree_sitter.Tree, tuple[Blank, ...]]:
-    """:func:`_diffed` for a grammar that reads texts blanked
-    (:mod:`.attribute_macros`): ``tree`` read ``old`` with ``old_blanks`` as
-    spaces. Each hunk of the line diff from ``old`` to ``new`` reaches one
-    line further (the line after a changed one may be blanked differently)
-    and is blanked anew; elsewhere the blanks are the old ones, moved —
-    O(the changed lines + the blanks). Returns the edited copy and the blanks
-    of ``new``."""
-    from nextedit.syntax.line_diff import line_edits
-
-    edits = line_edits(old, new)[::-1]  # from the start of the text to its end, each in ``old``'s offsets
-    widened = []
-    blanks: list[Blank] = []
-    kept = 0  # index of the next old blank to keep
-    shift = 0  # new offset - old offset before the edit at hand
-    for n, edit in enumerate(edits):
-        old_end = edit.old_end_byte
-        next_start = edits[n + 1].start_byte if n + 1 < len(edits) else len(old)
-        grown = 0
-        if old_end < next_start:  # and the line after it
-            found = old.find(b"\n", old_end)
-            grown = min((len(old) if found < 0 else found + 1) - old_end, next_start - old_end)
-        while kept < len(old_blanks) and old_blanks[kept][1] <= edit.start_byte:
-            start, end = old_blanks[kept]
-            blanks.append((start + shift, end + shift))
-            kept += 1
-        while kept < len(old_blanks) and old_blanks[kept][0] < old_end + grown:
-            kept += 1  # in the hunk: blanked anew
-        blanks.extend(blanked(new, edit.start_byte + shift, edit.new_end_byte + grown + shift))
-        widened.append((edit, grown))
-        shift += edit.new_end_byte - edit.old_end_byte
-    blanks.extend((start + shift, end + shift) for start, end in old_blanks[kept:])
-    edited = tree.copy()
-    for edit, grown in reversed(widened):  # from the end of the text: each in ``old``'s offsets
-        old_end_point, new_end_point = edit.old_end_point, edit.new_end_point
-        if grown:
-            end = edit.old_end_byte
-            rows = old.count(b"\n", end, end + grown)
-            column = 0 if old[end + grown - 1 : end + grown] == b"\n" else grown
-            old_end_point = _grown(edit.old_end_point, rows, column)
-            new_end_point = _grown(edit.new_end_point, rows, column)
-        edited.edit(
-            start_byte=edit.start_byte,
-            old_end_byte=edit.old_end_byte + grown,
-            new_end_byte=edit.new_end_byte + grown,
-            start_point=_point(edit.start_point),
-            old_end_point=old_end_point,
-            new_end_point=new_end_point,
+def _mark_edited(tree: tree_sitter.Tree, source: bytes, found: list[Region]) -> None:
+    """Tell ``tree`` (edited to span ``source``) that the lines of ``found``
+    changed, with no change in length: blanking may differ there beyond the
+    edits themselves, and tree-sitter must read them again."""
+    for region in found:
+        end = region.end
+        rows = source.count(b"\n", region.start, end)
+        last_break = source.rfind(b"\n", region.start, end)
+        end_point = (region.row + rows, end - (last_break + 1 if last_break >= 0 else region.start))
+        tree.edit(
+            start_byte=region.start,
+            old_end_byte=end,
+            new_end_byte=end,
+            start_point=(region.row, 0),
+            old_end_point=end_point,
+            new_end_point=end_point,
         )
-    return edited, tuple(blanks)
-
-
-def _grown(point: tuple[int, int], rows: int, column: int) -> tuple[int, int]:
-    """``point`` moved past ``rows`` line breaks, then ``column`` bytes
-    (a point at a line start: a hunk of whole lines ends there)."""
-    return (point[0] + rows, column if rows else point[1] + column)
 
 
 def _identifier_leaf(language: str, root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:
