@@ -1,7 +1,9 @@
 """The ranker's view of a candidate against the developer's session
 (:mod:`nextedit.suggest.history_features`): how much of the change the
-developer has already done, whether the site lies ahead of their sweep, and
-whether it sits next to code they reworked for something else.
+developer has already done, whether the site lies ahead of their sweep,
+whether it sits next to code they reworked for something else, and whether
+it lies behind a developer who has worked down (or up) the file edit after
+edit.
 
 The fixture is one function opening five files; the developer adds
 ``, "rb"`` to some of the ``open`` calls. These pin what each feature reads on
@@ -16,7 +18,7 @@ from dataclasses import replace
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from nextedit.suggest.history_features import history_features
+from nextedit.suggest.history_features import history_features, sweep_direction
 from nextedit.suggest.model import Candidate, CandidateFeatures, SuggestionKinds, SuggestRequest, TextEditCp
 from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.suggest.suggester import SuggestContext
@@ -90,6 +92,44 @@ def test_one_repeat_is_no_sweep() -> None:
     assert "ahead_of_sweep" not in history_features(context, _rb_at(context, "open(c"))
 
 
+# four edits, each below the one before: lines 2, 4, 8, 9
+_DOWN = (("k1 = 1", "k1 = 11"), ("k3 = 3", "k3 = 33"), ("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+
+
+def test_a_site_the_developer_passed_on_the_way_down_is_against_the_sweep() -> None:
+    context = _session(*_DOWN)
+    assert history_features(context, _rb_at(context, "open(e"))["against_sweep"] == 1.0  # line 7, behind
+    assert history_features(context, _rb_at(context, "open(c"))["against_sweep"] == 0.0  # line 10, ahead
+
+
+def test_on_the_way_up_a_site_below_is_against_the_sweep() -> None:
+    context = _session(*reversed(_DOWN))
+    assert history_features(context, _rb_at(context, "open(c"))["against_sweep"] == 1.0
+    assert history_features(context, _rb_at(context, "k0 = 0"))["against_sweep"] == 0.0
+
+
+def test_three_edits_or_a_turn_back_make_no_sweep() -> None:
+    three = _session(*_DOWN[1:])
+    assert "against_sweep" not in history_features(three, _rb_at(three, "open(e"))
+    turned = _session(_DOWN[0], _DOWN[2], _DOWN[1], _DOWN[3])  # lines 2, 8, 4, 9
+    assert "against_sweep" not in history_features(turned, _rb_at(turned, "open(e"))
+
+
+def test_edits_on_one_line_make_no_sweep() -> None:
+    assert sweep_direction((3, 5, 5, 9)) == 0
+    assert sweep_direction((3, 5, 7, 9)) == 1
+
+
+@given(st.lists(st.integers(0, 40), min_size=0, max_size=8))
+def test_a_sweep_read_backwards_or_mirrored_runs_the_other_way(lines: list[int]) -> None:
+    down = sweep_direction(tuple(lines))
+    assert sweep_direction(tuple(reversed(lines))) == -down
+    assert sweep_direction(tuple(-line for line in lines)) == -down
+    rising = all(a < b for a, b in zip(lines, lines[1:]))
+    falling = all(a > b for a, b in zip(lines, lines[1:]))
+    assert down == (0 if len(lines) < 4 else 1 if rising else -1 if falling else 0)
+
+
 def test_a_site_next_to_a_hand_made_edit_is_near_another_edit() -> None:
     reworked = _session(("open(a)", "open(a" + RB + ")"), ("return v", "return (v"), ("open(b)", "open(b" + RB + ")"))
     assert history_features(reworked, _rb_at(reworked, "open(c"))["near_other_edit"] == 1.0
@@ -121,6 +161,9 @@ def test_the_history_features_reach_the_models_vector() -> None:
     assert vector["rule_done_share"] == 0.5
     assert vector["ahead_of_sweep"] == 1.0
     assert vector["near_other_edit"] == 0.0
+    swept = _session(*_DOWN)
+    behind = _rb_at(swept, "open(e")
+    assert feature_vector(behind, request_features(swept, behind))["against_sweep"] == 1.0
 
 
 _WORDS = st.text(alphabet="ab(), ", max_size=6)
