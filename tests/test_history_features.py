@@ -13,6 +13,7 @@ compare edits by.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from hypothesis import assume, given
@@ -93,13 +94,19 @@ def test_one_repeat_is_no_sweep() -> None:
 
 
 # four edits, each below the one before: lines 2, 4, 8, 9
-_DOWN = (("k1 = 1", "k1 = 11"), ("k3 = 3", "k3 = 33"), ("open(a)", "open(a" + RB + ")"), ("open(b)", "open(b" + RB + ")"))
+_DOWN = (
+    ("k1 = 1", "k1 = 11"),
+    ("k3 = 3", "k3 = 33"),
+    ("open(a)", "open(a" + RB + ")"),
+    ("open(b)", "open(b" + RB + ")"),
+)
 
 
 def test_a_site_the_developer_passed_on_the_way_down_is_against_the_sweep() -> None:
     context = _session(*_DOWN)
     assert history_features(context, _rb_at(context, "open(e"))["against_sweep"] == 1.0  # line 7, behind
     assert history_features(context, _rb_at(context, "open(c"))["against_sweep"] == 0.0  # line 10, ahead
+    assert history_features(context, _rb_at(context, "open(b"))["against_sweep"] == 0.0  # the newest edit's line
 
 
 def test_on_the_way_up_a_site_below_is_against_the_sweep() -> None:
@@ -125,8 +132,8 @@ def test_a_sweep_read_backwards_or_mirrored_runs_the_other_way(lines: list[int])
     down = sweep_direction(tuple(lines))
     assert sweep_direction(tuple(reversed(lines))) == -down
     assert sweep_direction(tuple(-line for line in lines)) == -down
-    rising = all(a < b for a, b in zip(lines, lines[1:]))
-    falling = all(a > b for a, b in zip(lines, lines[1:]))
+    rising = all(a < b for a, b in itertools.pairwise(lines))
+    falling = all(a > b for a, b in itertools.pairwise(lines))
     assert down == (0 if len(lines) < 4 else 1 if rising else -1 if falling else 0)
 
 

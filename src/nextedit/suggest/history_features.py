@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 
 from nextedit.suggest.model import Candidate
 from nextedit.suggest.suggester import SuggestContext
@@ -89,7 +90,7 @@ def sweep_direction(lines: tuple[int, ...]) -> int:
     if len(lines) < _SWEEP_EDITS:
         return 0
     step = 1 if lines[1] > lines[0] else -1
-    for before, after in zip(lines, lines[1:]):
+    for before, after in itertools.pairwise(lines):
         if (after - before) * step <= 0:
             return 0
     return step
