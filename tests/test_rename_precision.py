@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from nextedit.suggest.model import SuggestionKinds
+from nextedit.suggest.model import SuggestionKinds, SuggestRequest
+from nextedit.suggest.rename import RenameSuggester
+from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import PositionEncoding, Range
 from tests.helpers.rename import check
 from tests.helpers.session import Editor, apply_edits_to, apply_suggestion
@@ -63,6 +65,24 @@ def test_occurrence_kept_in_a_rewritten_hunk_means_a_partial_rename():
     hunk = "    rule_obj = make(rule, methods)\n    rule_obj.options = 1\n"
     editor.replace(uri, start, end, hunk)
     assert editor.suggest(uri, start + len(hunk)) == []
+
+
+def test_the_occurrence_a_partial_rename_kept_is_not_the_same_name_elsewhere():
+    """The rename suggester itself, whatever the ranker would score: after
+    ``rule = make(rule)`` → ``rule_obj = make(rule)`` no candidate of it (the
+    binding, or the same word outside the binding) touches the kept ``rule``s."""
+    text = "def add(rule, methods):\n    rule = make(rule, methods)\n    rule.options = 1\n    register(rule)\n"
+    uri = "file:///w/app.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    start = text.index("    rule = make")
+    hunk = "    rule_obj = make(rule, methods)\n    rule_obj.options = 1\n"
+    cursor = editor.replace(uri, start, text.index("    register"), hunk)
+    state = editor.session.documents[uri]
+    request = SuggestRequest(uri, state.document.version, cursor)
+    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(), frozenset())
+    proposal = RenameSuggester().propose(context)
+    assert not isinstance(proposal, list) or proposal == []
 
 
 def test_whole_hunk_rename_without_kept_occurrences_still_suggests():

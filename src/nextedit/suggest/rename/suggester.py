@@ -24,7 +24,8 @@ uses with the same receiver text (``Pool::new``, not ``Vec::new``).
 Partial renames: when a hunk the developer rewrote still reads OLD at an
 occurrence of the binding, they kept it on purpose (``rule_obj =
 make(rule)``): silence. When occurrences between two renamed sites were
-skipped, only the next occurrence beyond the renamed span is offered.
+skipped, only the next occurrence beyond the renamed span is offered. The
+same name elsewhere (below) is never an occurrence the developer kept.
 
 Once the binding is done, the same name elsewhere may follow, one site per
 candidate: family ``text`` (code the binding does not reach, never another
@@ -62,7 +63,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tree_sitter import Node
@@ -111,6 +112,16 @@ def rename_fingerprint(uri: str, old: str, new: str) -> str:
     return f"rename:{uri}:{old}->{new}"
 
 
+@dataclass(frozen=True, slots=True)
+class _KeptOnPurpose:
+    """A partial rename: a hunk the developer rewrote still reads OLD at an
+    occurrence of the binding. Nothing is offered for the binding, and these
+    occurrences (current offsets: every one the binding has left) are not
+    the same name elsewhere either."""
+
+    occurrences: frozenset[int]
+
+
 class RenameSuggester:
     """Propagates an identifier rename to the rest of its binding."""
 
@@ -119,7 +130,7 @@ class RenameSuggester:
     def __init__(self) -> None:
         # (uri, version, old, new, sites) -> proposal; suggest is asked often
         # for the same state (cursor moves), the resolution is not free
-        self._cache: dict[tuple, Proposal] = {}
+        self._cache: dict[tuple, Proposal | _KeptOnPurpose] = {}
         # (other uri, its version, text hash, old) -> OLD starts that refer to another
         # file's top-level OLD; unchanged documents are not searched again
         self._cross_cache: dict[tuple, tuple[int, ...]] = {}
@@ -140,15 +151,17 @@ class RenameSuggester:
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
             binding = result if isinstance(result, list) else []
-            # the same word outside the binding: only once the binding itself is done
-            text = _same_word_candidates(context, ev, rank, self.name) if _TEXT_SITES and not binding else []
+            # the same word outside the binding: only once the binding itself is
+            # done, and never where the developer kept OLD on purpose
+            kept = result.occurrences if isinstance(result, _KeptOnPurpose) else frozenset()
+            text = _same_word_candidates(context, ev, rank, self.name, kept) if _TEXT_SITES and not binding else []
             if binding or text:
                 return binding + text
         return SilenceReason.NO_CANDIDATES
 
     # -- one piece of evidence ----------------------------------------------
 
-    def _propose_for(self, context: SuggestContext, ev: RenameEvidence, rank: int) -> Proposal:
+    def _propose_for(self, context: SuggestContext, ev: RenameEvidence, rank: int) -> Proposal | _KeptOnPurpose:
         sites = renamed_sites(context.edits, ev.old, ev.new)
         key = (
             context.uri,
@@ -169,7 +182,9 @@ class RenameSuggester:
         self._cache[key] = result
         return result
 
-    def _propose_binding(self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int) -> Proposal:
+    def _propose_binding(
+        self, context: SuggestContext, ev: RenameEvidence, sites: list[int], rank: int
+    ) -> Proposal | _KeptOnPurpose:
         state = context.state
         document = context.document
         text = document.text
@@ -204,7 +219,7 @@ class RenameSuggester:
         kept = kept_on_purpose(group_edits, edits)
         if kept:
             log.debug("rename %s→%s: %d occurrence(s) kept in a rewritten hunk: partial", old, new, len(kept))
-            return SilenceReason.NO_CANDIDATES
+            return _KeptOnPurpose(frozenset(e.start_cp for e in edits))
         partial = False
         if len(sites) >= 2 and edits:
             lo, hi = sites[0], sites[-1]
@@ -362,17 +377,22 @@ _TEXT_SITES = 3
 _TEXT_MAX_OCCURRENCES = 64
 
 
-def _same_word_candidates(context: SuggestContext, ev: RenameEvidence, rank: int, name: str) -> list[Candidate]:
+def _same_word_candidates(
+    context: SuggestContext, ev: RenameEvidence, rank: int, name: str, kept: frozenset[int] = frozenset()
+) -> list[Candidate]:
     """OLD → NEW at the other whole-word places of OLD, once the binding has
     nothing left to rename, one site per candidate; the ranker weighs them.
     A typo fixed in prose goes to the prose that spells it so (family
     ``spelling``: :func:`_spelling_sites`); otherwise the developer's rename
     goes to the code the binding does not reach (family ``text``:
-    :func:`_text_sites`). OLD's places are found once for both."""
+    :func:`_text_sites`). OLD's places are found once for both; ``kept``
+    (the binding's occurrences a partial rename left) are none of them."""
     old, new = ev.old, ev.new
     starts = word_starts(context.text, old)
     if not starts or len(starts) > _TEXT_MAX_OCCURRENCES:
         return []
+    if kept:
+        starts = [s for s in starts if s not in kept]
     sites = _spelling_sites(context, ev, starts)
     prose = bool(sites)
     if prose:
