@@ -245,20 +245,19 @@ class SyntaxTree:
         if self._pending is not None:
             edited, source = self._pending
             if self._base is not None:  # a re-open: the kept tree edited by the line diff, then parsed
-                edited, blanks = self._reopened(edited, self._base, source)
+                edited, found = self._reopened(edited, self._base, source)
                 swapped = None
             else:
-                found = self._feed(source, edited)
-                blanks = None if found is None else found[0]
+                found = self._next_blanks(source)
                 swapped = self._token_swap(source)
             if swapped is None:
                 if self._ahead is not None:
                     swapped = self._ahead
                 else:  # a halted parse (ParseHalted) leaves it pending
-                    swapped = self._parse(source, blanks, edited)
+                    swapped = self._parse_pending(source, found, edited)
                     self._unused_aheads = 0  # a parse ahead would have served this reader
                 self._structure = object()
-            self._blanks = blanks
+            self._blanks = None if found is None else found[0]
             self._next = None
             self._pending = None
             self._ahead = None
@@ -274,18 +273,17 @@ class SyntaxTree:
     def _parse(self, source: bytes, blanks: tuple[Blank, ...] | None, old: tree_sitter.Tree) -> tree_sitter.Tree:
         return get_parser(self._language).parse(_input(source, blanks), old)
 
-    def _feed(self, source: bytes, edited: tree_sitter.Tree) -> _Blanking | None:
-        """The blanks of the pending ``source`` and where they were found
-        anew (``None``: a grammar that reads texts as they are). After a
-        parse whose blanks are known, only the edited lines and the line
-        after them are blanked anew, and ``edited`` is told that they changed
-        (``Tree.edit`` with no change in length: blanking may differ on those
-        lines beyond the edits themselves); a first parse or a re-open's
-        blanks the whole text."""
-        found = self._next_blanks(source)
-        if found is not None:
-            _mark_edited(edited, source, found[1])
-        return found
+    def _parse_pending(self, source: bytes, found: _Blanking | None, edited: tree_sitter.Tree) -> tree_sitter.Tree:
+        """Parse ``source`` from ``edited`` (the last tree, edited to span it)
+        with its blanking ``found`` (``None``: a grammar that reads texts as
+        they are). The lines blanked anew are marked edited in ``edited``
+        first (``Tree.edit`` with no change in length): blanking may differ
+        there beyond the edits themselves, and tree-sitter must read them
+        again."""
+        if found is None:
+            return self._parse(source, None, edited)
+        _mark_edited(edited, source, found[1])
+        return self._parse(source, found[0], edited)
 
     @property
     def root(self) -> tree_sitter.Node:
@@ -425,12 +423,11 @@ class SyntaxTree:
         # a copy (O(1)): later edits move the pending tree's offsets in place
         return SyntaxTree(self._language, self._pending[0].copy(), self._source_len)
 
-    def _reopened(
-        self, kept: tree_sitter.Tree, old: bytes, source: bytes
-    ) -> tuple[tree_sitter.Tree, tuple[Blank, ...] | None]:
+    def _reopened(self, kept: tree_sitter.Tree, old: bytes, source: bytes) -> tuple[tree_sitter.Tree, _Blanking | None]:
         """A re-open's tree to re-parse (a copy of ``kept``, the tree of
-        ``old``, edited by the line diff to ``source``) and the blanks of
-        ``source`` (``None``: a grammar that reads texts as they are)."""
+        ``old``, edited by the line diff to ``source``) and the blanking of
+        ``source``: its diff hunks blanked anew (``None``: a grammar that
+        reads texts as they are)."""
         from nextedit.syntax.line_diff import line_edits  # it builds ByteEdits: imported here, not in a cycle
 
         edits = line_edits(old, source)
@@ -439,9 +436,7 @@ class SyntaxTree:
         if self._language not in BLANKED_LANGUAGES:
             return edited, None
         assert self._blanks is not None, "a C or C++ tree kept without its blanks"
-        blanks, found = reblank(self._blanks, source, _written(edits))
-        _mark_edited(edited, source, found)
-        return edited, blanks
+        return edited, reblank(self._blanks, source, _written(edits))
 
     def _next_blanks(self, source: bytes) -> _Blanking | None:
         """``(blanks, regions)``: the blanks of the pending ``source``, and
@@ -564,6 +559,7 @@ class SyntaxTree:
         snap._ahead = self._ahead
         snap._unused_aheads = self._unused_aheads
         snap._blanks = self._blanks
+        snap._next = self._next  # the pending text's blanking, if the parse check worked it out
         snap._origin = self._pending
         snap._halt = None
         if self._pending is None:
@@ -586,6 +582,7 @@ class SyntaxTree:
             if snapshot._ahead is None:
                 return False
             self._ahead = snapshot._ahead
+            self._next = snapshot._next  # the blanking that parse used, for the reader that takes it
             return True
         self._tree, self._tree_source, self._memo = snapshot._tree, snapshot._tree_source, snapshot._memo
         self._blanks = snapshot._blanks
@@ -595,6 +592,7 @@ class SyntaxTree:
         self._prefix, self._suffix = snapshot._prefix, snapshot._suffix
         self._spans = snapshot._spans
         self._pending = None
+        self._next = None
         self._ahead = None
         self._unused_aheads = snapshot._unused_aheads
         return True
@@ -635,8 +633,7 @@ class SyntaxSnapshot(SyntaxTree):
         try:
             if self._pending is not None and self._ahead is None and self._keeps_stale_view:
                 edited, source = self._pending
-                found = self._feed(source, edited)
-                self._ahead = self._parse(source, None if found is None else found[0], edited)
+                self._ahead = self._parse_pending(source, self._next_blanks(source), edited)
             else:
                 self.tree  # noqa: B018 - the read is the parse
         except ParseHalted:
