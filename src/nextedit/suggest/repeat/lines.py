@@ -32,7 +32,7 @@ from nextedit.suggest.repeat.model import PastEdit, Site
 from nextedit.suggest.repeat.replay import Replay
 from nextedit.text import common_affixes
 
-__all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites"]
+__all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites", "reindent_lines", "trimmed_site"]
 
 _MAX_LINES = 12
 _MAX_LINE_CHARS = 400
@@ -384,13 +384,13 @@ def _lines_at(text: str, ls: int, n: int) -> tuple[list[str], int] | None:
     return lines, min(pos, len(text))
 
 
-def _reindent(lines: Sequence[str], indent: str) -> str:
+def reindent_lines(lines: Sequence[str], indent: str) -> str:
     return "".join((indent + line if line else "") + "\n" for line in lines)
 
 
 def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
     """The rule changes something where its lines stand (``text[ls:end]``, at ``indent``)."""
-    block = _reindent(rule.after, indent)
+    block = reindent_lines(rule.after, indent)
     if rule.kind == "clone":
         return block != text[ls:end]
     # an insertion: after the context line, or before it; not when already there
@@ -400,9 +400,9 @@ def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
 
 def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineSite:
     """The rule's change where its lines stand (:func:`_applies` holds there)."""
-    block = _reindent(rule.after, indent)
+    block = reindent_lines(rule.after, indent)
     if rule.kind == "clone":
-        return LineSite(_trimmed(ls, end, text[ls:end], block))
+        return LineSite(trimmed_site(ls, end, text[ls:end], block))
     where = end if rule.kind == "insert-after" else ls
     sides = 1
     if rule.other_side is not None:
@@ -411,7 +411,7 @@ def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineS
     return LineSite(Site(where, where, block, ls, end, text[ls:end]), sides)
 
 
-def _trimmed(ls: int, end: int, old: str, new: str) -> Site:
+def trimmed_site(ls: int, end: int, old: str, new: str) -> Site:
     pre, suf = common_affixes(old, new)
     # keep whole-line deletions whole (an editor deletes the line)
     if new == "":
