@@ -47,6 +47,7 @@ from typing import NamedTuple
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
 from nextedit.suggest.rename.evidence import identifier_renames
+from nextedit.suggest.repeat.analogue import agreeing, analogue_rules, analogue_sites
 from nextedit.suggest.repeat.examples import ExampleMemory
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
 from nextedit.suggest.repeat.rules import is_carried, literal_specificity
@@ -233,9 +234,13 @@ class RepeatEditSuggester:
             )
 
         comments = comment_starts(context.language)
+        sources = _line_sources(context)
         candidates = [
             c
-            for c in _line_candidates(context, self.name, memory.scans)
+            for c in (
+                *_line_candidates(context, self.name, sources, memory.scans),
+                *_analogue_candidates(context, self.name, sources),
+            )
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
         for proposal in proposals:
@@ -400,13 +405,26 @@ def _stands_more_often(text: str, name: str, made: int, around: int) -> bool:
     return False
 
 
-def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | None = None) -> list[Candidate]:
-    """Candidates of the whole-line rules (:mod:`nextedit.suggest.repeat.lines`) of recent edits.
+def _line_sources(context: SuggestContext) -> list[tuple[int, LineRule]]:
+    """``(age, rule)``: the whole-line rules (:mod:`nextedit.suggest.repeat.lines`)
+    of the ``_LINE_SOURCES`` newest edits, the newest first (age 0)."""
+    text = context.text
+    out: list[tuple[int, LineRule]] = []
+    for age, edit in enumerate(reversed(context.edits[-_LINE_SOURCES:])):
+        past = PastEdit(edit.start_cp, edit.old_text, edit.new_text, edit.seq)
+        out.extend((age, rule) for rule in line_rules(text, past))
+    return out
+
+
+def _line_candidates(
+    context: SuggestContext, name: str, sources: Sequence[tuple[int, LineRule]], memory: ScanMemory | None = None
+) -> list[Candidate]:
+    """Candidates of the whole-line rules of recent edits (``sources``: :func:`_line_sources`).
 
     A rewrite of lines standing at more than ``_LINE_SITES_LIMIT`` places
     offers nothing; ``memory`` (the document's) keeps that verdict while the
     text up to the last place looked at, and the exclusions there, stand."""
-    if not _LINE_SOURCES:
+    if not sources:
         return []
     if memory is not None:
         memory.begin(context.text)
@@ -414,10 +432,8 @@ def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | No
     text = context.text
     exclude = [(e.start_cp, e.new_end_cp) for e in edits]
     groups: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[tuple[int, LineRule]]] = {}
-    for age, edit in enumerate(reversed(edits)):
-        past = PastEdit(edit.start_cp, edit.old_text, edit.new_text, edit.seq)
-        for rule in line_rules(text, past):
-            groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
+    for age, rule in sources:
+        groups.setdefault((rule.kind, rule.before, rule.after), []).append((age, rule))
     out: list[Candidate] = []
     finders: dict[tuple[str, ...], BlockFinder] = {}
     comments = comment_starts(context.language)
@@ -497,6 +513,73 @@ def _line_candidates(context: SuggestContext, name: str, memory: ScanMemory | No
                         lines_from_examples=near,
                         between_examples=between,
                         neighbour_similarity=similarity,
+                    ),
+                )
+            )
+    return out
+
+
+def _analogue_candidates(
+    context: SuggestContext, name: str, sources: Sequence[tuple[int, LineRule]]
+) -> list[Candidate]:
+    """Candidates of the analogue rules (:mod:`nextedit.suggest.repeat.analogue`)
+    of the whole-line rewrites in ``sources``: the nearest ``_MAX_CANDIDATES``
+    sites of each rule from the cursor on, none of a rule standing at more
+    than ``_LINE_SITES_LIMIT`` places."""
+    text = context.text
+    exclude = [(e.start_cp, e.new_end_cp) for e in context.edits[-_LINE_SOURCES:]]
+    groups = agreeing((age, a) for age, rule in sources for a in analogue_rules(rule))
+    found_at: dict[str, list[int] | None] = {}
+    out: list[Candidate] = []
+    comments = comment_starts(context.language)
+    for members in groups.values():
+        age, rule = members[0]
+        found = analogue_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled, found_at)
+        if not found:
+            continue
+        found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
+        example = rule.source.example
+        fixed = "\n".join(rule.before).replace(rule.word, " ")
+        spec = sum(min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(fixed) if t.kind in ("ident", "string"))
+        evidence = (
+            f"lines {rule.before_text!r} -> {rule.after_text!r} (analogue, {len(members)} example(s), "
+            f"{len(found)} site(s))",
+            f"edit #{example.seq} at {example.start}: `{rule.word}` there",
+        )
+        example_cps = sorted(r.source.example.start for _, r in members)
+        for rank, place in enumerate(found[:_MAX_CANDIDATES]):
+            site = place.site
+            near, between, above = _placement(context, site.match_start, example_cps)
+            out.append(
+                Candidate(
+                    kind="edit",
+                    uri=context.uri,
+                    edits=(TextEditCp(site.start, site.end, site.new_text),),
+                    score=0.6,
+                    suggester=name,
+                    evidence=evidence,
+                    fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+                    cursor_cp=site.start + len(site.new_text),
+                    example_seq=max(r.source.example.seq for _, r in members),
+                    features=CandidateFeatures(
+                        family="analogue",
+                        examples=len(members),
+                        source_age=age,
+                        sites=len(found),
+                        site_rank=rank,
+                        specificity=spec,
+                        changed_tokens=len(rule.before) + len(rule.after),
+                        changed_chars=sum(map(len, rule.before)) + sum(map(len, rule.after)),
+                        changed_lines=len(rule.before) + len(rule.after),
+                        shape="replace",
+                        whole_line=True,
+                        same_line_shape=True,
+                        prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
+                        comment=any(x.lstrip().startswith(comments) for x in (*rule.before, *rule.after) if x),
+                        above_source=above,
+                        lines_from_examples=near,
+                        between_examples=between,
+                        neighbour_similarity=_neighbour_similarity(text, site.start, site.end, example),
                     ),
                 )
             )
