@@ -20,10 +20,12 @@ it) or of upper-case letters, inside an identifier or not (the segments of
 literals, never swapped. A word is swapped only where it stands whole at
 every place it appears in the two blocks, and for a word of the same kind
 (``filter`` for ``global``, never ``Filter`` or ``filters_x``). Sites are
-found with ``str.find`` of fixed text of the old lines that none of the
-source's words splits, shared by its rules (C speed, once per request), at
-most ``_MAX_HITS`` occurrences; a rule whose old lines stand with another
-word at more than the caller's limit of places has no site.
+found where fixed text of the old lines stands that none of the source's
+words splits, shared by its rules (the repeat suggester asks its
+:class:`~nextedit.text.occurrence_index.OccurrenceIndex`, kept across
+requests: a fixed text standing at more than its cap of places gives no
+site); a rule whose old lines stand with another word at more than the
+caller's limit of places has no site.
 
 Must not know about tokens, syntax trees, LSP/ACP or position encodings.
 """
@@ -37,11 +39,12 @@ from dataclasses import dataclass
 
 from nextedit.suggest.repeat.lines import LineRule, reindent_lines, trimmed_site
 from nextedit.suggest.repeat.model import Site
+from nextedit.text.occurrence_index import occurrences
 
 __all__ = ["AnalogueRule", "AnalogueSite", "agreeing", "analogue_rules", "analogue_sites"]
 
 # words of the lines looked at per rule (the longest first), the fixed text a
-# rule must keep, and how many places of its longest fixed text are looked at
+# rule must keep, and how many places of its fixed text are looked at without an index
 _MAX_WORDS = 8
 _MIN_FIXED = 12
 _MAX_HITS = 400
@@ -224,25 +227,21 @@ def analogue_sites(
     rule: AnalogueRule,
     exclude: Sequence[tuple[int, int]] = (),
     limit: int = 60,
-    cancelled: Callable[[], bool] | None = None,
-    found_at: dict[str, list[int] | None] | None = None,
+    places_of: Callable[[str], Sequence[int] | None] | None = None,
 ) -> list[AnalogueSite] | None:
     """Where ``rule``'s old lines stand in ``text`` with another word of the
     word's kind in its place, top to bottom, each with the rewrite there;
     None when at more than ``limit`` places. Blocks touching ``exclude``
-    (the developer's own edits) are not sites. ``found_at`` keeps where each
-    fixed text stands in ``text`` for the next rule with the same one."""
+    (the developer's own edits) are not sites. ``places_of(fixed text)``
+    says where the rule's fixed text stands in ``text`` (None: at too many
+    places to look at), e.g. from an index kept across requests; without
+    it, ``str.find`` looks, up to ``_MAX_HITS`` places."""
     pieces = _pieces(rule.before, rule.word)
     anchor, line_no = rule.anchor
     kind = _kind(rule.word)
     if not anchor or kind is None:
         return None
-    if found_at is not None and anchor in found_at:
-        places = found_at[anchor]
-    else:
-        places = _places(text, anchor, cancelled)
-        if found_at is not None:
-            found_at[anchor] = places
+    places = places_of(anchor) if places_of is not None else occurrences(text, anchor, cap=_MAX_HITS)
     if places is None:
         return None
     out: list[AnalogueSite] = []
@@ -263,18 +262,6 @@ def analogue_sites(
                     out.append(AnalogueSite(trimmed_site(ls, end, text[ls:end], new), word))
                     if len(out) > limit:
                         return None
-    return out
-
-
-def _places(text: str, anchor: str, cancelled: Callable[[], bool] | None) -> list[int] | None:
-    """Where ``anchor`` stands in ``text``; None past ``_MAX_HITS`` places (or once cancelled)."""
-    out = []
-    pos = text.find(anchor)
-    while pos >= 0:
-        out.append(pos)
-        if len(out) > _MAX_HITS or (cancelled is not None and len(out) % 64 == 0 and cancelled()):
-            return None
-        pos = text.find(anchor, pos + 1)
     return out
 
 

@@ -82,17 +82,21 @@ _LINE_SITES_LIMIT = 60
 _EXACT_EDITED_CHARS = 64 * 1024
 # documents whose scan verdicts a suggester keeps across requests
 _MEMORIES = 8
+# an analogue rule's fixed text standing at more places than this says too little to be searched by
+_ANALOGUE_PLACES = 120
 
 
 class DocumentMemory(NamedTuple):
     """What a suggester keeps of one document's earlier requests: the rules
     found in too many places, the examples of its recent edits (each used
     only while the text it was made from stands), and where the rules'
-    anchor literals stand (moved with each edit)."""
+    anchor literals stand (moved with each edit): the token rules', and the
+    analogue rules' fixed texts (up to :data:`_ANALOGUE_PLACES` places)."""
 
     scans: ScanMemory
     examples: ExampleMemory
     occurrences: OccurrenceIndex
+    analogue_anchors: OccurrenceIndex
 
 
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
@@ -239,7 +243,7 @@ class RepeatEditSuggester:
             c
             for c in (
                 *_line_candidates(context, self.name, sources, memory.scans),
-                *_analogue_candidates(context, self.name, sources),
+                *_analogue_candidates(context, self.name, sources, memory.analogue_anchors),
             )
             if not not_ours(c.edits[0].start_cp, c.edits[0].end_cp, c.edits[0].new_text, c.features.examples)
         ]
@@ -282,7 +286,9 @@ class RepeatEditSuggester:
         recently asked about are kept)."""
         memory = self._memories.get(uri)
         if memory is None:
-            memory = self._memories[uri] = DocumentMemory(ScanMemory(), ExampleMemory(), OccurrenceIndex())
+            memory = self._memories[uri] = DocumentMemory(
+                ScanMemory(), ExampleMemory(), OccurrenceIndex(), OccurrenceIndex(cap=_ANALOGUE_PLACES)
+            )
             while len(self._memories) > _MEMORIES:
                 self._memories.popitem(last=False)
         self._memories.move_to_end(uri)
@@ -520,21 +526,26 @@ def _line_candidates(
 
 
 def _analogue_candidates(
-    context: SuggestContext, name: str, sources: Sequence[tuple[int, LineRule]]
+    context: SuggestContext, name: str, sources: Sequence[tuple[int, LineRule]], index: OccurrenceIndex
 ) -> list[Candidate]:
     """Candidates of the analogue rules (:mod:`nextedit.suggest.repeat.analogue`)
     of the whole-line rewrites in ``sources``: the nearest ``_MAX_CANDIDATES``
     sites of each rule from the cursor on, none of a rule standing at more
-    than ``_LINE_SITES_LIMIT`` places."""
-    text = context.text
-    exclude = [(e.start_cp, e.new_end_cp) for e in context.edits[-_LINE_SOURCES:]]
+    than ``_LINE_SITES_LIMIT`` places. Their fixed texts are looked up in
+    ``index`` (the document's), so a request reads what changed since the
+    last one, not the whole text; one the index does not keep (more than
+    its cap of places) gives no site."""
     groups = agreeing((age, a) for age, rule in sources for a in analogue_rules(rule))
-    found_at: dict[str, list[int] | None] = {}
+    if not groups:
+        return []
+    text = index.begin(context.document)
+    places_of = functools.partial(index.starts, text)
+    exclude = [(e.start_cp, e.new_end_cp) for e in context.edits[-_LINE_SOURCES:]]
     out: list[Candidate] = []
     comments = comment_starts(context.language)
     for members in groups.values():
         age, rule = members[0]
-        found = analogue_sites(text, rule, exclude, _LINE_SITES_LIMIT, context.cancelled, found_at)
+        found = analogue_sites(text, rule, exclude, _LINE_SITES_LIMIT, places_of)
         if not found:
             continue
         found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
