@@ -149,13 +149,21 @@ def _longest_piece(before: tuple[str, ...], words: Sequence[str]) -> tuple[str, 
     between places of ``words``, and the line it lies on."""
     if not words:
         return "", 0
-    split = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
     anchor, line_no = "", 0
     for i, line in enumerate(before):
-        for piece in split.split(line):
-            piece = piece.strip(" \t")
-            if len(piece) > len(anchor):
-                anchor, line_no = piece, i
+        cut = [False] * len(line)  # the characters some place of a word covers
+        for word in words:
+            at = line.find(word)
+            while at >= 0:
+                cut[at : at + len(word)] = [True] * len(word)
+                at = line.find(word, at + 1)
+        start = 0
+        for end in range(len(line) + 1):
+            if end == len(line) or cut[end]:
+                piece = line[start:end].strip(" \t")
+                if len(piece) > len(anchor):
+                    anchor, line_no = piece, i
+                start = end + 1
     return anchor, line_no
 
 

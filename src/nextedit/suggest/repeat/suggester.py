@@ -84,6 +84,9 @@ _EXACT_EDITED_CHARS = 64 * 1024
 _MEMORIES = 8
 # an analogue rule's fixed text standing at more places than this says too little to be searched by
 _ANALOGUE_PLACES = 120
+# how many of the newest edits are an analogue rule's sources (of the traces' held-out
+# analogue answers, 5 of 201 right ones came from older edits)
+_ANALOGUE_SOURCES = 12
 
 
 class DocumentMemory(NamedTuple):
@@ -529,13 +532,14 @@ def _analogue_candidates(
     context: SuggestContext, name: str, sources: Sequence[tuple[int, LineRule]], index: OccurrenceIndex
 ) -> list[Candidate]:
     """Candidates of the analogue rules (:mod:`nextedit.suggest.repeat.analogue`)
-    of the whole-line rewrites in ``sources``: the nearest ``_MAX_CANDIDATES``
+    of the whole-line rewrites in ``sources`` made by the
+    ``_ANALOGUE_SOURCES`` newest edits: the nearest ``_MAX_CANDIDATES``
     sites of each rule from the cursor on, none of a rule standing at more
     than ``_LINE_SITES_LIMIT`` places. Their fixed texts are looked up in
     ``index`` (the document's), so a request reads what changed since the
     last one, not the whole text; one the index does not keep (more than
     its cap of places) gives no site."""
-    groups = agreeing((age, a) for age, rule in sources for a in analogue_rules(rule))
+    groups = agreeing((age, a) for age, rule in sources if age < _ANALOGUE_SOURCES for a in analogue_rules(rule))
     if not groups:
         return []
     text = index.begin(context.document)
