@@ -233,14 +233,15 @@ def reblank(blanks: Sequence[Blank], source: bytes, spans: tuple[Span, ...]) -> 
     out: list[Blank] = list(blanks[: bisect_left(blanks, (found[0].start, found[0].start))])
     i = len(out)
     grown = 0
-    spans_left = list(spans)
+    j = 0  # the spans before it have grown the text by ``grown``
     for region in found:
         while i < len(blanks) and blanks[i][1] <= region.start - grown:  # between the regions: moved
             start, end = blanks[i]
             out.append((start + grown, end + grown))
             i += 1
-        while spans_left and spans_left[0].start <= region.end:
-            grown += spans_left.pop(0).growth
+        while j < len(spans) and spans[j].start <= region.end:
+            grown += spans[j].growth
+            j += 1
         while i < len(blanks) and blanks[i][0] < region.end - grown:  # in the region: blanked anew
             i += 1
         out.extend(blanked(source, region.start, region.end))
