@@ -69,7 +69,7 @@ def test_a_word_inside_a_longer_word_is_not_swapped() -> None:
 
 def test_too_little_fixed_text_makes_no_rule() -> None:
     old, new = "foo(bar)\n", "foo(bar, 1)\n"
-    assert analogue_rules(_rule(new, 0, old, new)) == []
+    assert analogue_rules(_rule(new, 0, old, new)) == ()
 
 
 def test_past_the_limit_a_rule_has_no_site() -> None:

@@ -167,16 +167,18 @@ def _longest_piece(before: tuple[str, ...], words: Sequence[str]) -> tuple[str, 
     return anchor, line_no
 
 
-def analogue_rules(rule: LineRule) -> list[AnalogueRule]:
+# the same sources come back request after request (their rules are worked out once)
+@functools.lru_cache(maxsize=256)
+def analogue_rules(rule: LineRule) -> tuple[AnalogueRule, ...]:
     """The analogue rules of one clone rule: one per word its old and new lines
     share (whole at every place), of a kind that can be swapped, leaving at
     least ``_MIN_FIXED`` characters of fixed text in the old lines."""
     if rule.kind != "clone" or not rule.after or rule.before == rule.after:
-        return []
-    return [
+        return ()
+    return tuple(
         AnalogueRule(rule.before, rule.after, word, key, rule, anchor)
         for word, key, anchor in _words(rule.before, rule.after)
-    ]
+    )
 
 
 _KIND_RE = {kind: re.compile(pattern) for kind, pattern in _KIND_PATTERN.items()}

@@ -543,7 +543,7 @@ def _analogue_candidates(
     if not groups:
         return []
     text = index.begin(context.document)
-    places_of = functools.partial(index.starts, text)
+    places_of = functools.cache(functools.partial(index.starts, text))  # a source's rules share their fixed text
     exclude = [(e.start_cp, e.new_end_cp) for e in context.edits[-_LINE_SOURCES:]]
     out: list[Candidate] = []
     comments = comment_starts(context.language)
