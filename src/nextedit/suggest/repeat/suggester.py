@@ -85,7 +85,7 @@ _MEMORIES = 8
 # an analogue rule's fixed text standing at more places than this says too little to be searched by
 _ANALOGUE_PLACES = 120
 # how many of the newest edits are an analogue rule's sources (of the traces' held-out
-# analogue answers, 5 of 201 right ones came from older edits)
+# analogue answers, 5 of 196 right ones came from older edits)
 _ANALOGUE_SOURCES = 12
 
 
