@@ -42,7 +42,7 @@ import functools
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceReason, TextEditCp
@@ -50,6 +50,7 @@ from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.analogue import agreeing, analogue_rules, analogue_sites
 from nextedit.suggest.repeat.examples import ExampleMemory
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
+from nextedit.suggest.repeat.model import Site
 from nextedit.suggest.repeat.rules import is_carried, literal_specificity
 from nextedit.suggest.repeat.scan_memory import ScanMemory
 from nextedit.suggest.repeat.synthesis import PastEdit, node_category, synthesize
@@ -485,47 +486,87 @@ def _line_candidates(
             f"lines {rule.before_text!r} -> {rule.after_text!r} ({kind}, {len(members)} example(s), {count} site(s))",
             f"edit #{rule.example.seq} at {rule.example.start}",
         )
-        example_cps = [r.example.start for _, r in members]
+        example_cps = sorted(r.example.start for _, r in members)
+        view = _LineRuleView(
+            rule.before_text, rule.after_text, (*before, *after), rule.example, max(r.example.seq for _, r in members)
+        )
         for rank, line_site in enumerate(found):
-            site = line_site.site
-            near, between, above = _placement(context, site.match_start, sorted(example_cps))
-            similarity = _neighbour_similarity(text, site.start, site.end, rule.example)
             out.append(
-                Candidate(
-                    kind="edit",
-                    uri=context.uri,
-                    edits=(TextEditCp(site.start, site.end, site.new_text),),
-                    score=0.6,
-                    suggester=name,
-                    evidence=evidence,
-                    fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
-                    cursor_cp=site.start + len(site.new_text),
-                    example_seq=max(r.example.seq for _, r in members),
-                    features=CandidateFeatures(
-                        family=kind,
-                        examples=len(members),
-                        source_age=age,
-                        sites=count,
-                        site_rank=rank,
-                        specificity=spec,
-                        context_tokens=line_site.sides,
-                        changed_tokens=len(before) + len(after),
-                        changed_chars=changed,
-                        changed_lines=len(before) + len(after) if kind == "clone" else len(after),
-                        shape=shape,
-                        whole_line=True,
-                        same_line_text=True,
-                        same_line_shape=True,
-                        prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-                        comment=any(x.lstrip().startswith(comments) for x in (*before, *after) if x),
-                        above_source=above,
-                        lines_from_examples=near,
-                        between_examples=between,
-                        neighbour_similarity=similarity,
-                    ),
+                _line_site_candidate(
+                    context,
+                    name,
+                    line_site.site,
+                    evidence,
+                    view,
+                    example_cps,
+                    comments,
+                    family=kind,
+                    examples=len(members),
+                    source_age=age,
+                    sites=count,
+                    site_rank=rank,
+                    specificity=spec,
+                    context_tokens=line_site.sides,
+                    changed_tokens=len(before) + len(after),
+                    changed_chars=changed,
+                    changed_lines=len(before) + len(after) if kind == "clone" else len(after),
+                    shape=shape,
+                    same_line_text=True,
                 )
             )
     return out
+
+
+class _LineRuleView(NamedTuple):
+    """What a whole-line rule's candidates say of it: its before and after
+    text, its lines (relative indentation), its newest example (whose
+    surroundings a site's are compared with) and the newest of all the
+    examples that show it."""
+
+    before_text: str
+    after_text: str
+    lines: tuple[str, ...]
+    example: PastEdit
+    example_seq: int
+
+
+def _line_site_candidate(
+    context: SuggestContext,
+    name: str,
+    site: Site,
+    evidence: tuple[str, ...],
+    rule: _LineRuleView,
+    example_cps: Sequence[int],
+    comments: tuple[str, ...],
+    **features: Any,
+) -> Candidate:
+    """The ``edit`` candidate of one site of a whole-line rule (clone,
+    insertion or analogue): the features every such site has (whole lines,
+    where it lies against the examples, how its surroundings read like the
+    newest example's) and the rule's own ``features``."""
+    near, between, above = _placement(context, site.match_start, example_cps)
+    return Candidate(
+        kind="edit",
+        uri=context.uri,
+        edits=(TextEditCp(site.start, site.end, site.new_text),),
+        score=0.6,
+        suggester=name,
+        evidence=evidence,
+        fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+        cursor_cp=site.start + len(site.new_text),
+        example_seq=rule.example_seq,
+        features=CandidateFeatures(
+            whole_line=True,
+            same_line_shape=True,
+            prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
+            comment=any(x.lstrip().startswith(comments) for x in rule.lines if x),
+            above_source=above,
+            lines_from_examples=near,
+            between_examples=between,
+            neighbour_similarity=_neighbour_similarity(context.text, site.start, site.end, rule.example),
+            **features,
+        ),
+    )
 
 
 def _analogue_candidates(
@@ -562,40 +603,33 @@ def _analogue_candidates(
             f"edit #{example.seq} at {example.start}: `{rule.word}` there",
         )
         example_cps = sorted(r.source.example.start for _, r in members)
+        view = _LineRuleView(
+            rule.before_text,
+            rule.after_text,
+            (*rule.before, *rule.after),
+            example,
+            max(r.source.example.seq for _, r in members),
+        )
         for rank, place in enumerate(found[:_MAX_CANDIDATES]):
-            site = place.site
-            near, between, above = _placement(context, site.match_start, example_cps)
             out.append(
-                Candidate(
-                    kind="edit",
-                    uri=context.uri,
-                    edits=(TextEditCp(site.start, site.end, site.new_text),),
-                    score=0.6,
-                    suggester=name,
-                    evidence=evidence,
-                    fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
-                    cursor_cp=site.start + len(site.new_text),
-                    example_seq=max(r.source.example.seq for _, r in members),
-                    features=CandidateFeatures(
-                        family="analogue",
-                        examples=len(members),
-                        source_age=age,
-                        sites=len(found),
-                        site_rank=rank,
-                        specificity=spec,
-                        changed_tokens=len(rule.before) + len(rule.after),
-                        changed_chars=sum(map(len, rule.before)) + sum(map(len, rule.after)),
-                        changed_lines=len(rule.before) + len(rule.after),
-                        shape="replace",
-                        whole_line=True,
-                        same_line_shape=True,
-                        prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-                        comment=any(x.lstrip().startswith(comments) for x in (*rule.before, *rule.after) if x),
-                        above_source=above,
-                        lines_from_examples=near,
-                        between_examples=between,
-                        neighbour_similarity=_neighbour_similarity(text, site.start, site.end, example),
-                    ),
+                _line_site_candidate(
+                    context,
+                    name,
+                    place.site,
+                    evidence,
+                    view,
+                    example_cps,
+                    comments,
+                    family="analogue",
+                    examples=len(members),
+                    source_age=age,
+                    sites=len(found),
+                    site_rank=rank,
+                    specificity=spec,
+                    changed_tokens=len(rule.before) + len(rule.after),
+                    changed_chars=sum(map(len, rule.before)) + sum(map(len, rule.after)),
+                    changed_lines=len(rule.before) + len(rule.after),
+                    shape="replace",
                 )
             )
     return out
