@@ -116,3 +116,15 @@ def test_applying_a_site_gives_the_example_with_the_site_word(word: str, other: 
     assert _applied(text, site.start, site.end, site.new_text) == text.replace(
         OLD.replace("plus", other), NEW.replace("plus", other)
     )
+
+
+def test_a_block_is_found_whatever_its_line_endings_and_trailing_blanks() -> None:
+    text = (
+        NEW
+        + "\n"
+        + OLD.replace("plus", "minus").replace("\n", "\r\n")
+        + OLD.replace("plus", "mod").replace("{\n", "{  \n")
+    )
+    analogue = next(a for a in analogue_rules(_rule(text, 0, OLD, NEW)) if a.word == "plus")
+    sites = analogue_sites(text, analogue, [(0, len(NEW))])
+    assert sites is not None and [s.word for s in sites] == ["minus", "mod"]

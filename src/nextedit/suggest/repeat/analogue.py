@@ -202,9 +202,10 @@ def _match_block(text: str, ls: int, pieces: tuple[tuple[str, ...], ...], kind: 
     word: str | None = None
     for i, line in enumerate(pieces):
         if i > 0:
-            if not text.startswith("\n", pos):
+            found = _line_break(text, pos)
+            if found is None:
                 return None
-            pos += 1
+            pos = found
             if line == ("",):  # a blank line, at any indentation
                 while pos < len(text) and text[pos] in " \t":
                     pos += 1
@@ -225,11 +226,19 @@ def _match_block(text: str, ls: int, pieces: tuple[tuple[str, ...], ...], kind: 
             if not text.startswith(piece, pos):
                 return None
             pos += len(piece)
-    while pos < len(text) and text[pos] in " \t":
-        pos += 1
-    if word is None or not text.startswith("\n", pos):
+    end = _line_break(text, pos)
+    if word is None or end is None:
         return None  # a block ends with its line break: a last line without one is no site
-    return pos + 1, indent, word
+    return end, indent, word
+
+
+def _line_break(text: str, pos: int) -> int | None:
+    """Just past the line break ending the line at ``pos``, when only blanks
+    (a ``\r`` too) stand before it — a line's trailing blanks are not part of
+    a rule's lines, as they are not of a clone rule's; None otherwise."""
+    while pos < len(text) and text[pos] in " \t\r":
+        pos += 1
+    return pos + 1 if text.startswith("\n", pos) else None
 
 
 def analogue_sites(
