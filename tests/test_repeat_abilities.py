@@ -281,3 +281,12 @@ def test_a_line_typed_above_a_line_is_no_change_of_its_names() -> None:
     script = Script(text)
     script.change("store = make(42)", "n = 42\n    store = make(n)")
     assert not any("other = build(n)" in t for t in script.applied("repeat"))
+
+
+def test_a_whole_line_rewrite_keeps_a_crlf_documents_line_breaks() -> None:
+    old, new = "    total = compute(items)\r\n", "    total = compute(items, strict=True)\r\n"
+    text = new + "x = 1\r\n" + old
+    (rule,) = line_rules(text, PastEdit(0, old, new, 1))
+    (site,) = [s.site for s in line_sites(text, rule, [(0, len(new))]) or []]
+    after = text[: site.start] + site.new_text + text[site.end :]
+    assert after == new + "x = 1\r\n" + new

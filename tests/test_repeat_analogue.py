@@ -128,3 +128,6 @@ def test_a_block_is_found_whatever_its_line_endings_and_trailing_blanks() -> Non
     analogue = next(a for a in analogue_rules(_rule(text, 0, OLD, NEW)) if a.word == "plus")
     sites = analogue_sites(text, analogue, [(0, len(NEW))])
     assert sites is not None and [s.word for s in sites] == ["minus", "mod"]
+    crlf = sites[0].site
+    # the rewrite keeps the document's line breaks where it stands
+    assert _applied(text, crlf.start, crlf.end, crlf.new_text).count("jv binop_minus(jv a, jv b) {\r\n") == 1

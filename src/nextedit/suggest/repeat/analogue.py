@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from nextedit.suggest.repeat.lines import LineRule, reindent_lines, trimmed_site
+from nextedit.suggest.repeat.lines import LineRule, line_ending, reindent_lines, trimmed_site
 from nextedit.suggest.repeat.model import Site
 from nextedit.text.occurrence_index import occurrences
 
@@ -277,7 +277,8 @@ def analogue_sites(
             if found is not None and found[2] != rule.word:
                 end, indent, word = found
                 if not any((ls < xe and xs < end) or xs == ls for xs, xe in exclude):
-                    new = reindent_lines([line.replace(rule.word, word) for line in rule.after], indent)
+                    after = [line.replace(rule.word, word) for line in rule.after]
+                    new = reindent_lines(after, indent, line_ending(text[ls:end]))
                     out.append(AnalogueSite(trimmed_site(ls, end, text[ls:end], new), word))
                     if len(out) > limit:
                         return None

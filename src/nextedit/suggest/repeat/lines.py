@@ -32,7 +32,16 @@ from nextedit.suggest.repeat.model import PastEdit, Site
 from nextedit.suggest.repeat.replay import Replay
 from nextedit.text import common_affixes
 
-__all__ = ["BlockFinder", "LineRule", "LineSite", "line_rules", "line_sites", "reindent_lines", "trimmed_site"]
+__all__ = [
+    "BlockFinder",
+    "LineRule",
+    "LineSite",
+    "line_ending",
+    "line_rules",
+    "line_sites",
+    "reindent_lines",
+    "trimmed_site",
+]
 
 _MAX_LINES = 12
 _MAX_LINE_CHARS = 400
@@ -384,13 +393,20 @@ def _lines_at(text: str, ls: int, n: int) -> tuple[list[str], int] | None:
     return lines, min(pos, len(text))
 
 
-def reindent_lines(lines: Sequence[str], indent: str) -> str:
-    return "".join((indent + line if line else "") + "\n" for line in lines)
+def reindent_lines(lines: Sequence[str], indent: str, newline: str = "\n") -> str:
+    """``lines`` (relative indentation) at ``indent``, each ending with ``newline``."""
+    return "".join((indent + line if line else "") + newline for line in lines)
+
+
+def line_ending(block: str) -> str:
+    """The line break the lines of ``block`` end with: a rule's lines hold
+    none, and a site in a CRLF document keeps CRLF."""
+    return "\r\n" if block.endswith("\r\n") else "\n"
 
 
 def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
     """The rule changes something where its lines stand (``text[ls:end]``, at ``indent``)."""
-    block = reindent_lines(rule.after, indent)
+    block = reindent_lines(rule.after, indent, line_ending(text[ls:end]))
     if rule.kind == "clone":
         return block != text[ls:end]
     # an insertion: after the context line, or before it; not when already there
@@ -400,7 +416,7 @@ def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
 
 def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineSite:
     """The rule's change where its lines stand (:func:`_applies` holds there)."""
-    block = reindent_lines(rule.after, indent)
+    block = reindent_lines(rule.after, indent, line_ending(text[ls:end]))
     if rule.kind == "clone":
         return LineSite(trimmed_site(ls, end, text[ls:end], block))
     where = end if rule.kind == "insert-after" else ls
