@@ -276,15 +276,15 @@ def _blanked_on_line(source: bytes, start: int, end: int) -> list[Blank]:
         if word in (b"//", b"/*") or len(tokens) == _MAX_TOKENS:
             break
         tokens.append((m.start(), word))
-    blanked = _decide(tokens, source, start)
-    return [(pos, pos + len(word)) for (pos, word), b in zip(tokens, blanked, strict=True) if b]
+    chosen = _decide(tokens, source, start)
+    return [(pos, pos + len(word)) for (pos, word), b in zip(tokens, chosen, strict=True) if b]
 
 
 def _decide(tokens: list[tuple[int, bytes]], source: bytes, start: int) -> list[bool]:
     """Which of a line's tokens (the line starting at ``start``) are
     attribute-like macros to blank."""
     words = [word for _, word in tokens]
-    blanked = [False] * len(words)
+    chosen = [False] * len(words)
     lo, hi = _declaration_opening(words)
     # right to left: whether a macro is blanked may depend on the one after it
     for i in range(hi - 1, lo - 1, -1):
@@ -292,16 +292,16 @@ def _decide(tokens: list[tuple[int, bytes]], source: bytes, start: int) -> list[
             continue
         after = words[i + 1] if i + 1 < len(words) else None
         if after is None:
-            blanked[i] = len(words) == 1 and _ends_a_statement(_previous_line(source, start))
-        elif blanked[i + 1]:
-            blanked[i] = True
+            chosen[i] = len(words) == 1 and _ends_a_statement(_previous_line(source, start))
+        elif chosen[i + 1]:
+            chosen[i] = True
         elif i > lo and words[i - 1] in _CLASS_KEYS:
-            blanked[i] = _class_name_follows(words, i + 1)
+            chosen[i] = _class_name_follows(words, i + 1)
         elif after in _DECLARATION_WORDS or after == b"~":
-            blanked[i] = True
+            chosen[i] = True
         else:
-            blanked[i] = _type_then_name(words, i + 1)
-    return blanked
+            chosen[i] = _type_then_name(words, i + 1)
+    return chosen
 
 
 def _declaration_opening(words: list[bytes]) -> tuple[int, int]:

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from nextedit.suggest.repeat.lines import LineRule, line_ending, reindent_lines, trimmed_site
 from nextedit.suggest.repeat.model import Site
+from nextedit.text.lines import lines_back
 from nextedit.text.occurrence_index import occurrences
 
 __all__ = ["AnalogueRule", "AnalogueSite", "agreeing", "analogue_rules", "analogue_sites"]
@@ -53,7 +54,11 @@ _MIN_ANCHOR = 8
 
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # the words that may stand for a word of each kind
-_KIND_PATTERN = {"lower": "[a-z]+", "capital": "[A-Z][a-z]+", "upper": "[A-Z]+(?![a-z])"}
+_KIND_RE = {
+    "lower": re.compile("[a-z]+"),
+    "capital": re.compile("[A-Z][a-z]+"),
+    "upper": re.compile("[A-Z]+(?![a-z])"),
+}
 
 
 def _kind(word: str) -> str | None:
@@ -181,9 +186,6 @@ def analogue_rules(rule: LineRule) -> tuple[AnalogueRule, ...]:
     )
 
 
-_KIND_RE = {kind: re.compile(pattern) for kind, pattern in _KIND_PATTERN.items()}
-
-
 @functools.lru_cache(maxsize=512)
 def _pieces(before: tuple[str, ...], word: str) -> tuple[tuple[str, ...], ...]:
     """Each line of ``before`` cut at the places of ``word``."""
@@ -266,19 +268,15 @@ def analogue_sites(
     out: list[AnalogueSite] = []
     seen: set[int] = set()
     for pos in places:
-        ls = text.rfind("\n", 0, pos) + 1
-        for _ in range(line_no):
-            ls = text.rfind("\n", 0, ls - 1) + 1 if ls > 0 else -1
-            if ls < 0:
-                break
-        if ls >= 0 and ls not in seen:
+        ls = lines_back(text, pos, line_no)  # where the block starts if it stands here
+        if ls not in seen:
             seen.add(ls)
             found = _match_block(text, ls, pieces, kind)
             if found is not None and found[2] != rule.word:
                 end, indent, word = found
                 if not any((ls < xe and xs < end) or xs == ls for xs, xe in exclude):
                     after = [line.replace(rule.word, word) for line in rule.after]
-                    new = reindent_lines(after, indent, line_ending(text[ls:end]))
+                    new = reindent_lines(after, indent, line_ending(text, end))
                     out.append(AnalogueSite(trimmed_site(ls, end, text[ls:end], new), word))
                     if len(out) > limit:
                         return None

@@ -398,15 +398,16 @@ def reindent_lines(lines: Sequence[str], indent: str, newline: str = "\n") -> st
     return "".join((indent + line if line else "") + newline for line in lines)
 
 
-def line_ending(block: str) -> str:
-    """The line break the lines of ``block`` end with: a rule's lines hold
-    none, and a site in a CRLF document keeps CRLF."""
-    return "\r\n" if block.endswith("\r\n") else "\n"
+def line_ending(text: str, end: int) -> str:
+    """The line break of the line of ``text`` ending at ``end`` (just past
+    its ``\n``): a rule's lines hold none, and a site in a CRLF document
+    keeps CRLF."""
+    return "\r\n" if end >= 2 and text.startswith("\r\n", end - 2, end) else "\n"
 
 
 def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
     """The rule changes something where its lines stand (``text[ls:end]``, at ``indent``)."""
-    block = reindent_lines(rule.after, indent, line_ending(text[ls:end]))
+    block = reindent_lines(rule.after, indent, line_ending(text, end))
     if rule.kind == "clone":
         return block != text[ls:end]
     # an insertion: after the context line, or before it; not when already there
@@ -416,7 +417,7 @@ def _applies(text: str, rule: LineRule, ls: int, end: int, indent: str) -> bool:
 
 def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineSite:
     """The rule's change where its lines stand (:func:`_applies` holds there)."""
-    block = reindent_lines(rule.after, indent, line_ending(text[ls:end]))
+    block = reindent_lines(rule.after, indent, line_ending(text, end))
     if rule.kind == "clone":
         return LineSite(trimmed_site(ls, end, text[ls:end], block))
     where = end if rule.kind == "insert-after" else ls
@@ -428,6 +429,8 @@ def _site_at(text: str, rule: LineRule, ls: int, end: int, indent: str) -> LineS
 
 
 def trimmed_site(ls: int, end: int, old: str, new: str) -> Site:
+    """The site rewriting the lines ``old`` (``[ls, end)``) as ``new``, its
+    change cut to what differs."""
     pre, suf = common_affixes(old, new)
     # keep whole-line deletions whole (an editor deletes the line)
     if new == "":
