@@ -100,6 +100,22 @@ def test_two_analogous_edits_are_two_examples_of_one_rule_in_the_engine() -> Non
     assert analogues and all(c.features.examples == 2 for c in analogues)
 
 
+def test_a_comment_line_rewritten_makes_no_analogue() -> None:
+    """A line rewritten with a word kept goes to the analogous line when it
+    is code, not when it is a comment (a comment's word swapped for another's
+    is seldom what the developer writes next)."""
+    cases = (
+        ("    check_plus(runner, strict=False)\n", "(runner, strict=False)", "(runner, tmp_path)", True),
+        ("    # check the plus of the runner here\n", "of the runner", "of runner and tmp_path", False),
+    )
+    for old, part, replacement, analogous in cases:
+        text = "def test_plus():\n" + old + "\n\ndef test_minus():\n" + old.replace("plus", "minus")
+        script = Script(text)
+        script.change(old, old.replace(part, replacement))
+        wanted = old.replace("plus", "minus").replace(part, replacement)
+        assert any(wanted in t for t in script.applied("repeat", "analogue")) is analogous
+
+
 @given(
     word=st.sampled_from(["plus", "minus", "divide", "mod", "equal"]),
     other=st.sampled_from(["less", "greater", "notequal", "and", "or"]),
