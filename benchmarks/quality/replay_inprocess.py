@@ -220,7 +220,14 @@ def _collect(
     request = SuggestRequest(q.uri, q.version, request_cp, trigger_kind=TriggerKind(q.trigger_kind))
     if sess.feedback is not None:
         sess.engine.feedback_counts = sess.feedback.verdicts_by_suggester()
-    ranking = sess.engine.rank(sess, request, sess.kinds, sess._rejected, rejected_rules=sess._rejected_rules)
+    ranking = sess.engine.rank(
+        sess,
+        request,
+        sess.kinds,
+        sess._rejected,
+        rejected_rules=sess._rejected_rules,
+        last_declined=sess.last_declined,
+    )
     assert ranking.context is not None or not ranking.candidates
     for rank_, cand in enumerate(ranking.candidates):
         fitted = fit_kinds(cand, sess.kinds)

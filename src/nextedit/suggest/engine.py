@@ -104,14 +104,16 @@ class SuggestionEngine:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
+        last_declined: bool = False,
     ) -> SuggestOutcome:
         """The suggestions for ``request``, best first. ``feedback`` is the
         per-suggester (accepted, judged) counts as they were when the request
-        arrived (default: :attr:`feedback_counts`)."""
+        arrived (default: :attr:`feedback_counts`); ``last_declined``: the
+        developer declined the last suggestion the session showed them."""
         promised = self._promised(workspace, request, rejected)
         if promised is not None:
             return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
-        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules, feedback)
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules, feedback, last_declined)
         notes = list(ranking.notes)
         if ranking.reason is not None or ranking.context is None:
             return SuggestOutcome((), ranking.reason, tuple(notes))
@@ -158,6 +160,7 @@ class SuggestionEngine:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
+        last_declined: bool = False,
     ) -> Ranking:
         """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
@@ -175,6 +178,7 @@ class SuggestionEngine:
             cancelled,
             rejected_rules,
             feedback if feedback is not None else self.feedback_counts,
+            last_declined,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []

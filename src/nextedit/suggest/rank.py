@@ -82,6 +82,9 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         "log_line_distance": math.log1p(distance) if distance is not None else math.log1p(_FAR_LINES),
         "history_repeats": context.repeated_share,
         "test_file": 1.0 if "test" in candidate.uri.rsplit("/", 1)[-1].lower() else 0.0,
+        # the developer declined our newest answer: they are doing something we did not
+        # read, and the next answer is right far less often (quality-declined.md)
+        "last_declined": 1.0 if context.last_declined else 0.0,
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
     last = context.last_edit

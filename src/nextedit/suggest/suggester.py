@@ -112,6 +112,9 @@ class SuggestContext:
     cancelled: Callable[[], bool] = field(default=lambda: False, compare=False)
     # suggester name -> (accepted, accepted + explicitly rejected) in this installation's feedback log
     feedback: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    # the developer declined (rejected, or ignored and typed on) the last suggestion this
+    # session showed them, and nothing has been shown since
+    last_declined: bool = False
 
     @classmethod
     def for_request(
@@ -124,6 +127,7 @@ class SuggestContext:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
+        last_declined: bool = False,
     ) -> SuggestContext:
         """The context of ``request`` on ``state`` (its document in
         ``workspace``), with that document's developer edits."""
@@ -137,6 +141,7 @@ class SuggestContext:
             rejected_rules=rejected_rules or {},
             cancelled=cancelled,
             feedback=feedback or {},
+            last_declined=last_declined,
         )
 
     # -- conveniences ------------------------------------------------------

@@ -1,0 +1,121 @@
+"""What the developer said of our newest answer reaches the ranker.
+
+Right after a declined suggestion the next answer is right far less often
+(``benchmarks/results/quality-declined.md``): the developer is doing
+something the engine did not read. The session remembers whether the last
+suggestion it showed was declined — rejected or ignored, not merely replaced
+by a newer one or cancelled — until it shows another, and the ranker reads
+it as ``last_declined``: the same candidate scores lower.
+
+The fixture: the developer adds ``strict=True`` to calls, one after another.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from nextedit.session import PlacedSuggestion
+from nextedit.suggest.model import SuggestionKinds, SuggestRequest
+from nextedit.suggest.rank import Ranker, request_features
+from nextedit.suggest.suggester import SuggestContext
+from tests.helpers.session import Editor
+
+URI = "file:///w/read.py"
+NAMES = "abcdefgh"
+TEXT = (
+    f"def read({', '.join(NAMES)}):\n"
+    + "".join(f'    {n}_file = parse_payload({n}, "utf-8")\n' for n in NAMES)
+    + f"    return {', '.join(n + '_file' for n in NAMES)}\n"
+)
+STRICT = ", strict=True"
+
+
+def _add_strict(editor: Editor, name: str) -> int:
+    """The developer adds ``strict=True`` to the call reading ``name``."""
+    call = f'parse_payload({name}, "utf-8"'
+    at = editor.text(URI).index(call) + len(call)
+    return editor.replace(URI, at, at, STRICT)
+
+
+def _three_calls_done() -> tuple[Editor, int]:
+    editor = Editor(SuggestionKinds())
+    editor.open(URI, "python", TEXT)
+    _add_strict(editor, "a")
+    _add_strict(editor, "b")
+    return editor, _add_strict(editor, "c")
+
+
+def _answer(editor: Editor, cursor: int) -> PlacedSuggestion:
+    placed = editor.suggest(URI, cursor)
+    assert placed, "the fixture's next call should be offered"
+    return placed[0]
+
+
+def _context(editor: Editor, cursor: int) -> SuggestContext:
+    """The context a request at ``cursor`` gets from the session, as the engine makes it."""
+    session = editor.session
+    state = session.documents[URI]
+    request = SuggestRequest(URI, state.document.version, cursor)
+    ranking = session.engine.rank(session, request, session.kinds, frozenset(), last_declined=session.last_declined)
+    assert ranking.context is not None and ranking.candidates
+    return ranking.context
+
+
+@pytest.mark.parametrize("reason", ["ignored", "rejected", None])
+def test_declining_the_answer_shown_is_remembered_until_the_next_answer(reason: str | None) -> None:
+    editor, cursor = _three_calls_done()
+    assert not editor.session.last_declined
+    shown = _answer(editor, cursor)
+    assert not editor.session.last_declined
+    editor.session.reject(shown.id, reason)
+    assert editor.session.last_declined
+    _add_strict(editor, "d")  # the developer goes on by hand
+    cursor = _add_strict(editor, "e")
+    assert editor.session.last_declined, "a developer edit is no new answer"
+    _answer(editor, cursor)
+    assert not editor.session.last_declined
+
+
+@pytest.mark.parametrize("reason", ["replaced", "cancelled"])
+def test_a_suggestion_replaced_or_cancelled_was_not_declined(reason: str) -> None:
+    editor, cursor = _three_calls_done()
+    editor.session.reject(_answer(editor, cursor).id, reason)
+    assert not editor.session.last_declined
+
+
+def test_rejecting_an_older_suggestion_says_nothing_of_the_newest() -> None:
+    editor, cursor = _three_calls_done()
+    older = _answer(editor, cursor)
+    cursor = _add_strict(editor, "d")
+    _answer(editor, cursor)
+    editor.session.reject(older.id, "ignored")
+    assert not editor.session.last_declined
+
+
+def test_an_accepted_answer_was_not_declined() -> None:
+    editor, cursor = _three_calls_done()
+    editor.session.accept(_answer(editor, cursor).id)
+    assert not editor.session.last_declined
+
+
+def test_after_a_declined_answer_the_same_candidate_scores_lower() -> None:
+    editor, cursor = _three_calls_done()
+    before = _context(editor, cursor)
+    editor.session.reject(_answer(editor, cursor).id, "ignored")
+    cursor = _add_strict(editor, "d")
+    after = _context(editor, cursor)
+    assert after.last_declined and not before.last_declined
+    candidate = max(
+        (
+            c
+            for c in editor.session.engine.rank(
+                editor.session, after.request, editor.session.kinds, frozenset()
+            ).candidates
+        ),
+        key=lambda c: c.score,
+    )
+    assert request_features(after, candidate)["last_declined"] == 1.0
+    undeclined = SuggestContext.for_request(editor.session, after.request, after.state, after.kinds, frozenset())
+    assert request_features(undeclined, candidate)["last_declined"] == 0.0
+    ranker = Ranker()
+    assert ranker.probability(candidate, after) < ranker.probability(candidate, undeclined)
