@@ -30,6 +30,7 @@ import math
 import os
 from pathlib import Path
 
+from nextedit.suggest.change_features import new_names
 from nextedit.suggest.history_features import history_features
 from nextedit.suggest.model import SPECIFICITY_CAP, Candidate, CandidateFeatures, TriggerKind
 from nextedit.suggest.ranker_model import Model, load_model
@@ -59,6 +60,14 @@ def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
     return abs(document.line_of(nearest) - cursor_line)
 
 
+def _text_of(context: SuggestContext, uri: str) -> str:
+    """The text of ``uri`` in the request's workspace (empty when it is not open)."""
+    if uri == context.uri:
+        return context.text
+    state = context.workspace.get(uri)
+    return state.document.text if state is not None else ""
+
+
 def request_features(context: SuggestContext, candidate: Candidate) -> dict[str, float]:
     """What depends on the request: where the candidate is, seen from the cursor and the last edit.
 
@@ -85,6 +94,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         # the developer declined our newest answer: they are doing something we did not
         # read, and the next answer is right far less often (quality-declined.md)
         "last_declined": 1.0 if context.last_declined else 0.0,
+        "log_new_names": math.log1p(new_names(_text_of(context, candidate.uri), candidate.edits)),
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
     last = context.last_edit
