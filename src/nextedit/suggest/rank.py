@@ -94,6 +94,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         # the developer declined our newest answer: they are doing something we did not
         # read, and the next answer is right far less often (quality-declined.md)
         "last_declined": 1.0 if context.last_declined else 0.0,
+        # names the change writes that the text it replaces lacks (change_features.py)
         "log_new_names": math.log1p(new_names(_text_of(context, candidate.uri), candidate.edits)),
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
