@@ -199,6 +199,30 @@ def out_of_sample(
     return probs
 
 
+CURVE_PRECISIONS = (0.85, 0.86, 0.87, 0.88, 0.90)
+
+
+def precision_curve(
+    queries: list[dict[str, Any]], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float]
+) -> dict[float, tuple[float, float, float, str, float] | None]:
+    """Per precision of ``CURVE_PRECISIONS``: ``(threshold, recall, silence, worst
+    repository, its precision)`` at the threshold (0.20-0.89, by 0.01) with the
+    most related recall among those reaching it; ``None`` when none does. Two
+    feature sets compare here at matched precision, not at one threshold."""
+    points = []
+    for t in np.arange(0.20, 0.90, 0.01):
+        by = simulate(queries, cands, probs, float(t))
+        p, r, s = ratios(by["POOLED"])
+        worst_p, worst = min((ratios(v)[0], k) for k, v in by.items() if k != "POOLED")
+        points.append((float(t), p, r, s, worst, worst_p))
+    out: dict[float, tuple[float, float, float, str, float] | None] = {}
+    for target in CURVE_PRECISIONS:
+        reached = [pt for pt in points if pt[1] >= target]
+        best = max(reached, key=lambda pt: pt[2]) if reached else None
+        out[target] = None if best is None else (best[0], best[2], best[3], best[4], best[5])
+    return out
+
+
 def choose_threshold(
     queries: list[dict], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float], target: float
 ) -> float:
@@ -262,6 +286,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
     ap.add_argument("--nested", action="store_true", help="also simulate with nested thresholds (slower)")
     ap.add_argument(
+        "--curve",
+        action="store_true",
+        help="also print the related recall at each precision of 0.85-0.90 (the best threshold of "
+        "0.20-0.89 reaching it): run with and without --drop to compare at matched precision",
+    )
+    ap.add_argument(
         "--drop",
         default="",
         metavar="PREFIXES",
@@ -289,6 +319,13 @@ def main(argv: list[str] | None = None) -> int:
             f"threshold {t:.2f}: pooled P {p:.3f} R {r:.3f} S {s:.3f}  answered {by['POOLED']['answered']}"
             f"  worst {worst} P {ratios(by[worst])[0]:.3f}"
         )
+    if args.curve:
+        for target, point in precision_curve(queries, cands, probs).items():
+            if point is None:
+                print(f"precision >= {target:.2f}: no threshold reaches it")
+                continue
+            t, r, s, worst, worst_p = point
+            print(f"precision >= {target:.2f}: R {r:.3f} S {s:.3f} at threshold {t:.2f}  worst {worst} P {worst_p:.3f}")
     if args.nested:
         total: collections.Counter = collections.Counter()
         for repo in repos:
