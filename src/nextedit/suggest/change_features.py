@@ -1,6 +1,6 @@
 """What a candidate's change writes: a feature the ranker reads.
 
-Owns :func:`new_names`: how many distinct names (identifier-like words) the
+Owns :func:`new_names`: how many distinct names (:data:`~nextedit.text.lexical.NAME_RE`) the
 candidate's edits write that the text they replace does not hold. A change
 that only moves, drops or re-punctuates names already at the site — a
 deleted argument, ``a.b(x)`` → ``b(x)``, ``},`` → ``}`` — carries nothing
@@ -18,16 +18,15 @@ LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from nextedit.suggest.model import TextEditCp
+from nextedit.text.lexical import NAME_RE
 
 __all__ = ["new_names"]
 
 # a longer side of an edit is read only this far
 _CHANGE_CHARS = 4000
-_NAME = re.compile(r"[^\W\d]\w*")
 
 
 def new_names(text: str, edits: Iterable[TextEditCp]) -> int:
@@ -35,7 +34,7 @@ def new_names(text: str, edits: Iterable[TextEditCp]) -> int:
     written: set[str] = set()
     replaced: set[str] = set()
     for edit in edits:
-        written.update(_NAME.findall(edit.new_text, 0, _CHANGE_CHARS))
+        written.update(NAME_RE.findall(edit.new_text, 0, _CHANGE_CHARS))
         end = min(edit.end_cp, edit.start_cp + _CHANGE_CHARS)
-        replaced.update(_NAME.findall(text, edit.start_cp, end))
+        replaced.update(NAME_RE.findall(text, edit.start_cp, end))
     return len(written - replaced)

@@ -60,14 +60,6 @@ def line_distance(context: SuggestContext, candidate: Candidate) -> int | None:
     return abs(document.line_of(nearest) - cursor_line)
 
 
-def _text_of(context: SuggestContext, uri: str) -> str:
-    """The text of ``uri`` in the request's workspace (empty when it is not open)."""
-    if uri == context.uri:
-        return context.text
-    state = context.workspace.get(uri)
-    return state.document.text if state is not None else ""
-
-
 def request_features(context: SuggestContext, candidate: Candidate) -> dict[str, float]:
     """What depends on the request: where the candidate is, seen from the cursor and the last edit.
 
@@ -95,7 +87,7 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         # read, and the next answer is right far less often (quality-declined.md)
         "last_declined": 1.0 if context.last_declined else 0.0,
         # names the change writes that the text it replaces lacks (change_features.py)
-        "log_new_names": math.log1p(new_names(_text_of(context, candidate.uri), candidate.edits)),
+        "log_new_names": math.log1p(new_names(context.text_of(candidate.uri), candidate.edits)),
     }
     first = min((e.start_cp for e in candidate.edits), default=candidate.target_cp)
     last = context.last_edit

@@ -219,6 +219,13 @@ class SuggestContext:
         state = self.workspace.get(uri)
         return state.history.edits() if state is not None else []
 
+    def text_of(self, uri: str) -> str:
+        """The text of another open document (empty when not open)."""
+        if uri == self.uri:
+            return self.text
+        state = self.workspace.get(uri)
+        return state.document.text if state is not None else ""
+
     def recent_edits(self, limit: int = 16) -> list[DeveloperEdit]:
         """The newest ``limit`` edits of all open documents, newest first."""
         merged: list[DeveloperEdit] = list(self.edits)

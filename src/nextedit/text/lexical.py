@@ -71,9 +71,10 @@ WORD_RE = re.compile(r"[\w$]+")
 # An identifier token in most languages: a letter/underscore then word chars, or a ``$`` name.
 IDENTIFIER = r"[^\W\d][\w$]*|\$[\w$]*"
 IDENTIFIER_RE = re.compile(IDENTIFIER)
-# The name in a parameter as the signature suggester finds it (``x`` in
-# ``x: int``, ``&mut x``, ``$x``): a letter or underscore first, so a sigil
-# before it (``$``, ``&``, ``*``) is skipped; word chars and ``$`` after it.
+# A name: a letter or underscore first, so a sigil before it (``$``, ``&``,
+# ``*``) is skipped; word chars and ``$`` after it. The name in a parameter as
+# the signature suggester finds it (``x`` in ``x: int``, ``&mut x``, ``$x``),
+# and the names a change writes as the ranker counts them.
 NAME_RE = re.compile(r"[^\W\d][\w$]*")
 
 

@@ -477,9 +477,7 @@ def _line_candidates(
         if not nearest or not nearest[0]:  # none, or more than the limit
             continue
         count, found = nearest
-        spec = sum(
-            min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(" ".join(before)) if t.kind in ("ident", "string")
-        )
+        spec = _line_specificity(" ".join(before))
         shape: Shape = "insert" if kind != "clone" else ("delete" if not after else "replace")
         changed = sum(len(x) for x in before) + sum(len(x) for x in after) if kind == "clone" else sum(map(len, after))
         evidence = (
@@ -515,6 +513,17 @@ def _line_candidates(
                 )
             )
     return out
+
+
+def _line_specificity(fixed: str) -> float:
+    """How specific a whole-line rule's fixed text is: each name or string
+    of it counts, longer ones more (up to 12 characters)."""
+    return sum(min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(fixed) if t.kind in ("ident", "string"))
+
+
+def _has_comment_line(lines: Sequence[str], comments: tuple[str, ...]) -> bool:
+    """One of ``lines`` opens a comment (``comments``: the language's prefixes)."""
+    return any(line.lstrip().startswith(comments) for line in lines)
 
 
 class _LineRuleView(NamedTuple):
@@ -559,7 +568,7 @@ def _line_site_candidate(
             whole_line=True,
             same_line_shape=True,
             prose=reads_as_prose(rule.before_text) or reads_as_prose(rule.after_text),
-            comment=any(x.lstrip().startswith(comments) for x in rule.lines if x),
+            comment=_has_comment_line(rule.lines, comments),
             above_source=above,
             lines_from_examples=near,
             between_examples=between,
@@ -592,15 +601,14 @@ def _analogue_candidates(
     comments = comment_starts(context.language)
     for members in groups.values():
         age, rule = members[0]
-        if any(line.lstrip().startswith(comments) for line in (*rule.before, *rule.after)):
+        if _has_comment_line((*rule.before, *rule.after), comments):
             continue  # a word swapped in a comment's prose is no analogy (see above)
         found = analogue_sites(text, rule, exclude, _LINE_SITES_LIMIT, places_of)
         if not found:
             continue
         found.sort(key=lambda x: (x.site.start < context.cursor_cp, x.site.start))
         example = rule.source.example
-        fixed = "\n".join(rule.before).replace(rule.word, " ")
-        spec = sum(min(len(t.text), 12) / 4.0 + 0.5 for t in tokenize(fixed) if t.kind in ("ident", "string"))
+        spec = _line_specificity("\n".join(rule.before).replace(rule.word, " "))
         evidence = (
             f"lines {rule.before_text!r} -> {rule.after_text!r} (analogue, {len(members)} example(s), "
             f"{len(found)} site(s))",
