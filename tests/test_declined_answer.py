@@ -56,7 +56,7 @@ def _context(editor: Editor, cursor: int) -> SuggestContext:
     session = editor.session
     state = session.documents[URI]
     request = SuggestRequest(URI, state.document.version, cursor)
-    ranking = session.engine.rank(session, request, session.kinds, frozenset(), last_declined=session.last_declined)
+    ranking = session.engine.rank(session, request, session.kinds, frozenset(), verdicts=session.verdicts())
     assert ranking.context is not None and ranking.candidates
     return ranking.context
 
@@ -104,7 +104,7 @@ def test_after_a_declined_answer_the_same_candidate_scores_lower() -> None:
     editor.session.reject(_answer(editor, cursor).id, "ignored")
     cursor = _add_strict(editor, "d")
     after = _context(editor, cursor)
-    assert after.last_declined and not before.last_declined
+    assert after.verdicts.last_declined and not before.verdicts.last_declined
     candidate = max(
         (
             c

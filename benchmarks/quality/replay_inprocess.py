@@ -47,7 +47,7 @@ from nextedit.bench.score import (
 )
 from nextedit.bench.wire import position, range_, text_change
 from nextedit.feedback import FeedbackLog
-from nextedit.session import PlacedSuggestion, Session
+from nextedit.session import AnswerTally, PlacedSuggestion, Session
 from nextedit.suggest.engine import fit_kinds
 from nextedit.suggest.filters import clean_edits
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TriggerKind
@@ -102,18 +102,25 @@ def replay_file(path: str, collect: bool = False) -> FileResult:
     out = FileResult(path)
     with tempfile.TemporaryDirectory() as state:
         feedback = FeedbackLog(Path(state) / "feedback.jsonl")
-        closed_trees = ClosedTrees()  # as one agent process: shared by the file's sessions
+        # as one agent process: shared by the file's sessions
+        closed_trees, answers = ClosedTrees(), AnswerTally()
         for n, session in enumerate(load_sessions(path)):
-            _replay_session(session, f"nes-{n}", feedback, closed_trees, out, collect)
+            _replay_session(session, f"nes-{n}", feedback, closed_trees, answers, out, collect)
         feedback.close()
     return out
 
 
 def _replay_session(
-    session: Any, sid: str, feedback: FeedbackLog, closed_trees: ClosedTrees, out: FileResult, collect: bool
+    session: Any,
+    sid: str,
+    feedback: FeedbackLog,
+    closed_trees: ClosedTrees,
+    answers: AnswerTally,
+    out: FileResult,
+    collect: bool,
 ) -> None:
     enc = PositionEncoding(session.header.encoding)
-    sess = Session(sid, encoding=enc, kinds=KINDS, feedback=feedback, closed_trees=closed_trees)
+    sess = Session(sid, encoding=enc, kinds=KINDS, feedback=feedback, closed_trees=closed_trees, tally=answers)
     sess.engine.strict = True
     tracker = ReversalTracker()
     mirror: dict[str, Document] = {}  # the client's own copy, as the bench keeps it
@@ -226,7 +233,7 @@ def _collect(
         sess.kinds,
         sess._rejected,
         rejected_rules=sess._rejected_rules,
-        last_declined=sess.last_declined,
+        verdicts=sess.verdicts(),
     )
     assert ranking.context is not None or not ranking.candidates
     for rank_, cand in enumerate(ranking.candidates):

@@ -75,17 +75,19 @@ from nextedit.suggest.model import (
     SuggestionKinds,
     SuggestRequest,
     TriggerKind,
+    Verdicts,
 )
 from nextedit.syntax import SyntaxTree, language_for
 from nextedit.syntax.closed_trees import ClosedTrees
 from nextedit.syntax.tree import SyntaxSnapshot
-from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
+from nextedit.text import AppliedEdit, Document, Position, PositionEncoding, Range, TextChange
 
 if TYPE_CHECKING:
     from nextedit.provider.config import ProviderConfig
     from nextedit.provider.service import ModelProvider
 
 __all__ = [
+    "AnswerTally",
     "DocumentSnapshot",
     "DocumentState",
     "FocusInfo",
@@ -187,13 +189,16 @@ class DocumentState:
         elif snapshot.generation == self._generation:
             self._idle = snapshot
 
-    def apply_changes(self, changes: Sequence[TextChange], version: int, encoding: PositionEncoding) -> None:
-        """The editor's changes, in order, to the text, the tree and the history."""
+    def apply_changes(
+        self, changes: Sequence[TextChange], version: int, encoding: PositionEncoding
+    ) -> list[AppliedEdit]:
+        """The editor's changes, in order, to the text, the tree and the history; each as applied."""
         self._changed()
         applied = self.document.apply_changes(changes, version, encoding)
         if self.syntax is not None and applied:
             self.syntax.apply_edits(applied, self.document.source_bytes)
         self.history.record(applied, self.document)
+        return applied
 
     def focus_on(self, focus: FocusInfo) -> None:
         self._changed()
@@ -361,8 +366,8 @@ class SuggestWork:
     rejected: frozenset[str]
     feedback_counts: Mapping[str, tuple[int, int]] | None
     rejected_rules: Mapping[str, int]
-    # the developer declined the last suggestion the session showed (see Session.reject)
-    last_declined: bool
+    # what the developer said of the engine's answers (see Session.reject, AnswerTally)
+    verdicts: Verdicts
     engine: SuggestionEngine = field(repr=False, compare=False)
     # the model behind the engine, and its configuration when the request arrived
     provider: ModelProvider | None = field(default=None, repr=False, compare=False)
@@ -389,7 +394,7 @@ class SuggestWork:
             cancelled,
             rejected_rules=self.rejected_rules,
             feedback=self.feedback_counts,  # the counts as they were when the request arrived
-            last_declined=self.last_declined,
+            verdicts=self.verdicts,
         )
         placed = tuple(self._place(candidate) for candidate in outcome.candidates)
         return SuggestResult(placed, outcome.reason, outcome.notes)
@@ -488,6 +493,53 @@ class SuggestWork:
 
 
 @dataclass
+class AnswerTally:
+    """The verdicts on an agent's answers over all its sessions (shared by a
+    front end's sessions, like the feedback counts but for this process only):
+    each answer counts once, as ``taken`` when its first suggestion was
+    accepted or the developer's very next change to the document made
+    exactly that change by hand, as ``declined`` when it was rejected or
+    ignored (``replaced`` and ``cancelled`` are no verdict). An answer nothing
+    was said of counts as neither, so a client that never reports keeps both
+    at zero and the ranker at its prior."""
+
+    taken: int = 0
+    declined: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _ShownChange:
+    """The one change of the newest answer's first suggestion, in code points
+    of the document version it was made for: what the developer's next
+    change is compared with."""
+
+    uri: str
+    version: int
+    start_cp: int
+    end_cp: int
+    new_text: str
+
+    def made_by(self, edit: AppliedEdit) -> bool:
+        """Whether the developer's change ``edit`` (to the same version) is
+        exactly this one, written over a span of its own that covers it."""
+        if not (edit.start_cp <= self.start_cp and self.end_cp <= edit.old_end_cp):
+            return False
+        old = edit.old_text
+        head, tail = self.start_cp - edit.start_cp, self.end_cp - edit.start_cp
+        return old[:head] + self.new_text + old[tail:] == edit.new_text
+
+
+def _shown_change(suggestion: PlacedSuggestion, document: Document, encoding: PositionEncoding) -> _ShownChange | None:
+    """The single change of ``suggestion`` (made for ``document`` as it is), or
+    ``None`` for a jump or a suggestion of several changes."""
+    if suggestion.kind == "jump" or len(suggestion.edits) != 1:
+        return None
+    edit = suggestion.edits[0]
+    start, end = document.range_offsets(edit.range, encoding)
+    return _ShownChange(suggestion.uri, document.version, start, end, edit.new_text)
+
+
+@dataclass
 class Session:
     """An independent NES session; a connection may hold many."""
 
@@ -514,6 +566,12 @@ class Session:
     # the developer declined it: what they said of our newest answer
     _last_answer: str | None = None
     last_declined: bool = False
+    # the verdicts on this agent's answers (a front end hands every session the same)
+    tally: AnswerTally = field(default_factory=AnswerTally)
+    # whether the newest answer has had its verdict counted, and its change (None: no
+    # single change to compare the developer's next one with)
+    _last_judged: bool = True
+    _last_change: _ShownChange | None = None
     closed: bool = False
 
     # -- documents -----------------------------------------------------------
@@ -569,7 +627,16 @@ class Session:
                 state.document.version,
             )
             return False
-        state.apply_changes(changes, version, self.encoding)
+        version_before = state.document.version
+        shown = self._last_change
+        if shown is not None and shown.uri == uri:
+            # only the developer's very next change to that document can make it
+            self._last_change = None
+        applied = state.apply_changes(changes, version, self.encoding)
+        if shown is not None and shown.uri == uri and applied and not self._last_judged:
+            if shown.version == version_before and shown.made_by(applied[0]):
+                self._last_judged = True
+                self.tally.taken += 1
         return True
 
     def did_close(self, uri: str) -> None:
@@ -702,7 +769,7 @@ class Session:
             rejected=rejected,
             feedback_counts=self.feedback.verdicts_by_suggester() if self.feedback is not None else None,
             rejected_rules=rejected_rules,
-            last_declined=self.last_declined,
+            verdicts=self.verdicts(),
             engine=self.engine,
             provider=self.provider if model else None,
             provider_config=self.provider.config if model and self.provider is not None else None,
@@ -753,12 +820,20 @@ class Session:
         while len(self._issued) > _ISSUED_LIMIT:
             self._issued.popitem(last=False)
         if placed:
-            self._last_answer, self.last_declined = placed[0].id, False
+            self._last_answer, self.last_declined, self._last_judged = placed[0].id, False, False
+            self._last_change = _shown_change(placed[0], state.document, self.encoding)
         return placed
+
+    def verdicts(self) -> Verdicts:
+        """What the developer said of the engine's answers, as a request reads it."""
+        return Verdicts(self.last_declined, self.tally.taken, self.tally.declined)
 
     # -- feedback --------------------------------------------------------------
 
     def accept(self, suggestion_id: str) -> PlacedSuggestion | None:
+        if suggestion_id == self._last_answer and not self._last_judged:
+            self._last_judged = True
+            self.tally.taken += 1
         return self._feedback(suggestion_id, "accept", None)
 
     def reject(self, suggestion_id: str, reason: str | None) -> PlacedSuggestion | None:
@@ -774,6 +849,9 @@ class Session:
         suggestion = self._feedback(suggestion_id, "reject", reason)
         if suggestion_id == self._last_answer and reason not in _NO_VERDICT:
             self.last_declined = True
+            if not self._last_judged:
+                self._last_judged = True
+                self.tally.declined += 1
         if suggestion is not None and suggestion.fingerprint:
             self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)

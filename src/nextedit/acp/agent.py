@@ -53,6 +53,7 @@ from nextedit.text import PositionEncoding
 if TYPE_CHECKING:
     from nextedit.feedback import FeedbackLog
     from nextedit.provider.service import ModelProvider
+    from nextedit.session import AnswerTally
     from nextedit.syntax.closed_trees import ClosedTrees
 
 __all__ = ["EMPTY", "Agent", "ParseJob", "SuggestJob"]
@@ -111,6 +112,7 @@ class Agent:
     _feedback_opened: bool = False
     _provider: ModelProvider | None = None
     _closed_trees: ClosedTrees | None = None
+    _answer_tally: AnswerTally | None = None
     _session_numbers: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def feedback_log(self) -> FeedbackLog | None:
@@ -149,6 +151,17 @@ class Agent:
 
             self._closed_trees = ClosedTrees()
         return self._closed_trees
+
+    def answer_tally(self) -> AnswerTally:
+        """The verdicts on the answers of every session of the connection
+        (:class:`~nextedit.session.AnswerTally`): what one session learnt of
+        how well the engine reads the developer's code, the next one starts
+        from; made at the first ``nes/start``."""
+        if self._answer_tally is None:
+            from nextedit.session import AnswerTally
+
+            self._answer_tally = AnswerTally()
+        return self._answer_tally
 
     # -- sessions ------------------------------------------------------------
 

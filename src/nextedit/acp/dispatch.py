@@ -110,6 +110,7 @@ def start(agent: Agent, params: Any) -> dict[str, Any]:
         workspace_uri=p.workspace_uri,
         provider=agent.session_provider(),
         closed_trees=agent.closed_trees(),
+        tally=agent.answer_tally(),
     )
     agent.settings.configure(agent.sessions[session_id].engine)
     return {"sessionId": session_id}

@@ -63,7 +63,7 @@ from nextedit.lsp import actions, convert, framing
 from nextedit.lsp.offers import OfferBook
 from nextedit.lsp.parse_ahead import ParsesAhead
 from nextedit.lsp.protocol import LenientProtocol
-from nextedit.session import PlacedSuggestion, Session, SuggestResult, SuggestWork
+from nextedit.session import AnswerTally, PlacedSuggestion, Session, SuggestResult, SuggestWork
 from nextedit.settings import Settings, settings_section
 from nextedit.suggest.model import SuggestionKinds
 from nextedit.syntax.closed_trees import ClosedTrees
@@ -135,6 +135,8 @@ class NextEditServer(LanguageServer):
         self._session: Session | None = None
         # the trees of closed documents: a re-open (even in the session a new initialize makes) starts from one
         self.closed_trees = ClosedTrees()
+        # the verdicts on the answers of every session this server makes (Session.tally)
+        self.answer_tally = AnswerTally()
         # each opened document is parsed ahead of its first suggestion, while the developer reads
         self.parses = ParsesAhead()
         self._feedback: FeedbackLog | None = None
@@ -171,6 +173,7 @@ class NextEditServer(LanguageServer):
             feedback=self._feedback_log(),
             workspace_uri=root_uri,
             closed_trees=self.closed_trees,
+            tally=self.answer_tally,
         )
         self._configure(session)
         return session

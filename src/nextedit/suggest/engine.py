@@ -30,12 +30,14 @@ from dataclasses import dataclass
 from nextedit.settings import DEFAULT_MIN_CONFIDENCE
 from nextedit.suggest import filters, jump
 from nextedit.suggest.model import (
+    NO_VERDICTS,
     Candidate,
     SilenceReason,
     SuggestionKinds,
     SuggestOutcome,
     SuggestRequest,
     TextEditCp,
+    Verdicts,
 )
 from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename import RenameSuggester
@@ -104,16 +106,16 @@ class SuggestionEngine:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
-        last_declined: bool = False,
+        verdicts: Verdicts = NO_VERDICTS,
     ) -> SuggestOutcome:
         """The suggestions for ``request``, best first. ``feedback`` is the
         per-suggester (accepted, judged) counts as they were when the request
-        arrived (default: :attr:`feedback_counts`); ``last_declined``: the
-        developer declined the last suggestion the session showed them."""
+        arrived (default: :attr:`feedback_counts`); ``verdicts``: what the
+        developer said of the engine's answers so far."""
         promised = self._promised(workspace, request, rejected)
         if promised is not None:
             return SuggestOutcome((promised,), None, ("the edit a jump here promised",))
-        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules, feedback, last_declined)
+        ranking = self.rank(workspace, request, kinds, rejected, cancelled, rejected_rules, feedback, verdicts)
         notes = list(ranking.notes)
         if ranking.reason is not None or ranking.context is None:
             return SuggestOutcome((), ranking.reason, tuple(notes))
@@ -160,7 +162,7 @@ class SuggestionEngine:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
-        last_declined: bool = False,
+        verdicts: Verdicts = NO_VERDICTS,
     ) -> Ranking:
         """Every candidate that passes the filters, scored, best first (no threshold yet)."""
         state = workspace.get(request.uri)
@@ -178,7 +180,7 @@ class SuggestionEngine:
             cancelled,
             rejected_rules,
             feedback if feedback is not None else self.feedback_counts,
-            last_declined,
+            verdicts,
         )
         notes: list[str] = []
         proposed: list[Candidate] = []

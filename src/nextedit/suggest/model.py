@@ -16,6 +16,7 @@ __all__ = [
     "Candidate",
     "CandidateFeatures",
     "Diagnostic",
+    "NO_VERDICTS",
     "SPECIFICITY_CAP",
     "SilenceReason",
     "SuggestOutcome",
@@ -23,6 +24,7 @@ __all__ = [
     "SuggestionKinds",
     "TextEditCp",
     "TriggerKind",
+    "Verdicts",
 ]
 
 CandidateKind = Literal["edit", "jump", "rename", "searchAndReplace"]
@@ -70,6 +72,27 @@ class SuggestRequest:
     cursor_cp: int
     trigger_kind: TriggerKind = TriggerKind.AUTOMATIC
     diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """What the developer said of the engine's answers, as one request reads it.
+
+    ``last_declined``: the first suggestion of the session's newest answer was
+    declined (rejected, or ignored and typed on). ``taken`` and ``declined``
+    count, over every session of this agent process, the answers whose first
+    suggestion the developer took (accepted, or made by hand as their very
+    next change) and those they declined: how well the engine reads *this*
+    developer's code, which the ranker weighs against what it learnt
+    elsewhere (``benchmarks/results/quality-verdicts.md``)."""
+
+    last_declined: bool = False
+    taken: int = 0
+    declined: int = 0
+
+
+# nothing said yet (a request without a session, a fresh agent)
+NO_VERDICTS = Verdicts()
 
 
 Shape = Literal["insert", "delete", "replace", "none"]

@@ -32,12 +32,12 @@ from pathlib import Path
 
 from nextedit.suggest.change_features import new_names
 from nextedit.suggest.history_features import history_features
-from nextedit.suggest.model import SPECIFICITY_CAP, Candidate, CandidateFeatures, TriggerKind
+from nextedit.suggest.model import SPECIFICITY_CAP, Candidate, CandidateFeatures, TriggerKind, Verdicts
 from nextedit.suggest.ranker_model import Model, load_model
 from nextedit.suggest.site_features import site_features
 from nextedit.suggest.suggester import SuggestContext
 
-__all__ = ["Ranker", "feature_vector", "line_distance", "request_features"]
+__all__ = ["Ranker", "answers_declined", "feature_vector", "line_distance", "request_features"]
 
 WEIGHTS_ENV = "NEXTEDIT_RANKER_WEIGHTS"
 
@@ -85,7 +85,10 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
         "test_file": 1.0 if "test" in candidate.uri.rsplit("/", 1)[-1].lower() else 0.0,
         # the developer declined our newest answer: they are doing something we did not
         # read, and the next answer is right far less often (quality-declined.md)
-        "last_declined": 1.0 if context.last_declined else 0.0,
+        "last_declined": 1.0 if context.verdicts.last_declined else 0.0,
+        # how often this developer declined the engine's answers against how often they
+        # took them, over the agent's sessions: where its reading of the code is off
+        "answers_declined": answers_declined(context.verdicts),
         # names the change writes that the text it replaces lacks (change_features.py)
         "log_new_names": math.log1p(new_names(context.text_of(candidate.uri), candidate.edits)),
     }
@@ -100,6 +103,16 @@ def request_features(context: SuggestContext, candidate: Candidate) -> dict[str,
     out.update(site_features(context, candidate))
     out.update(history_features(context, candidate))
     return out
+
+
+# the verdicts ``answers_declined`` starts from, as if already said: about one
+# answer in seven declined, so that a few verdicts move it little
+_PRIOR_DECLINED, _PRIOR_TAKEN = 3, 17
+
+
+def answers_declined(verdicts: Verdicts) -> float:
+    """The log-odds of a declined answer in this agent, from its verdicts and a prior."""
+    return math.log((verdicts.declined + _PRIOR_DECLINED) / (verdicts.taken + _PRIOR_TAKEN))
 
 
 def online_adjustment(context: SuggestContext, candidate: Candidate) -> float:

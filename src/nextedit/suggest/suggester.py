@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from nextedit.history import DeveloperEdit, EditHistory
-from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest
+from nextedit.suggest.model import NO_VERDICTS, Candidate, SilenceReason, SuggestionKinds, SuggestRequest, Verdicts
 from nextedit.text.affixes import changed_part
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -112,9 +112,8 @@ class SuggestContext:
     cancelled: Callable[[], bool] = field(default=lambda: False, compare=False)
     # suggester name -> (accepted, accepted + explicitly rejected) in this installation's feedback log
     feedback: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
-    # the developer declined (rejected, or ignored and typed on) the last suggestion this
-    # session showed them, and nothing has been shown since
-    last_declined: bool = False
+    # what the developer said of the engine's answers (the session's newest; this agent's)
+    verdicts: Verdicts = NO_VERDICTS
 
     @classmethod
     def for_request(
@@ -127,7 +126,7 @@ class SuggestContext:
         cancelled: Callable[[], bool] = lambda: False,
         rejected_rules: Mapping[str, int] | None = None,
         feedback: Mapping[str, tuple[int, int]] | None = None,
-        last_declined: bool = False,
+        verdicts: Verdicts = NO_VERDICTS,
     ) -> SuggestContext:
         """The context of ``request`` on ``state`` (its document in
         ``workspace``), with that document's developer edits."""
@@ -141,7 +140,7 @@ class SuggestContext:
             rejected_rules=rejected_rules or {},
             cancelled=cancelled,
             feedback=feedback or {},
-            last_declined=last_declined,
+            verdicts=verdicts,
         )
 
     # -- conveniences ------------------------------------------------------
