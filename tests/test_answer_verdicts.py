@@ -9,7 +9,8 @@ next change to the document made exactly that change by hand; as *declined*
 when it was rejected or ignored. The counts are shared by every session of an
 agent, and the ranker reads them as ``answers_declined``.
 
-The fixture: the developer adds ``strict=True`` to calls, one after another.
+The fixture: the developer adds ``strict=True`` to calls, one after another
+(``tests/helpers/strict_calls.py``).
 """
 
 from __future__ import annotations
@@ -20,45 +21,13 @@ from typing import Any
 import pytest
 
 from nextedit.acp.inprocess import InProcessAgent
-from nextedit.session import AnswerTally, PlacedSuggestion, Session
-from nextedit.suggest.model import SuggestionKinds, SuggestRequest, Verdicts
+from nextedit.session import AnswerTally, Session
+from nextedit.suggest.model import SuggestRequest, Verdicts
 from nextedit.suggest.rank import Ranker, answers_declined, request_features
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import TextChange
-from tests.helpers.session import Editor, apply_suggestion
-
-URI = "file:///w/read.py"
-NAMES = "abcdefgh"
-TEXT = (
-    f"def read({', '.join(NAMES)}):\n"
-    + "".join(f'    {n}_file = parse_payload({n}, "utf-8")\n' for n in NAMES)
-    + f"    return {', '.join(n + '_file' for n in NAMES)}\n"
-)
-STRICT = ", strict=True"
-
-
-def _add_strict(editor: Editor, name: str) -> int:
-    """The developer adds ``strict=True`` to the call reading ``name``."""
-    call = f'parse_payload({name}, "utf-8"'
-    at = editor.text(URI).index(call) + len(call)
-    return editor.replace(URI, at, at, STRICT)
-
-
-def _editor(tally: AnswerTally | None = None) -> tuple[Editor, int]:
-    editor = Editor(SuggestionKinds())
-    if tally is not None:
-        editor.session.tally = tally
-    editor.open(URI, "python", TEXT)
-    _add_strict(editor, "a")
-    _add_strict(editor, "b")
-    return editor, _add_strict(editor, "c")
-
-
-def _answer(editor: Editor, cursor: int) -> PlacedSuggestion:
-    placed = editor.suggest(URI, cursor)
-    assert placed, "the fixture's next call should be offered"
-    assert placed[0].edits[0].new_text == STRICT
-    return placed[0]
+from tests.helpers.session import apply_suggestion
+from tests.helpers.strict_calls import STRICT, URI, add_strict, answer, three_calls_done
 
 
 def _counts(session: Session) -> tuple[int, int]:
@@ -67,8 +36,8 @@ def _counts(session: Session) -> tuple[int, int]:
 
 @pytest.mark.parametrize("reason", ["ignored", "rejected", None])
 def test_a_declined_answer_counts_once(reason: str | None) -> None:
-    editor, cursor = _editor()
-    shown = _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    shown = answer(editor, cursor)
     editor.session.reject(shown.id, reason)
     editor.session.reject(shown.id, reason)
     assert _counts(editor.session) == (0, 1)
@@ -77,14 +46,14 @@ def test_a_declined_answer_counts_once(reason: str | None) -> None:
 
 @pytest.mark.parametrize("reason", ["replaced", "cancelled"])
 def test_a_replaced_or_cancelled_answer_is_no_verdict(reason: str) -> None:
-    editor, cursor = _editor()
-    editor.session.reject(_answer(editor, cursor).id, reason)
+    editor, cursor = three_calls_done()
+    editor.session.reject(answer(editor, cursor).id, reason)
     assert _counts(editor.session) == (0, 0)
 
 
 def test_an_accepted_answer_was_taken() -> None:
-    editor, cursor = _editor()
-    shown = _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    shown = answer(editor, cursor)
     editor.session.accept(shown.id)
     editor.session.accept(shown.id)
     assert _counts(editor.session) == (1, 0)
@@ -93,8 +62,8 @@ def test_an_accepted_answer_was_taken() -> None:
 def test_the_answer_made_by_hand_was_taken() -> None:
     """The developer types exactly the suggested change, over a span of their
     own (the whole line, as a recorded hunk is)."""
-    editor, cursor = _editor()
-    _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    answer(editor, cursor)
     text = editor.text(URI)
     line_start = text.index('    d_file = parse_payload(d, "utf-8")')
     line_end = text.index("\n", line_start)
@@ -103,24 +72,24 @@ def test_the_answer_made_by_hand_was_taken() -> None:
 
 
 def test_the_applied_answer_was_taken() -> None:
-    editor, cursor = _editor()
-    apply_suggestion(editor.session, _answer(editor, cursor))
+    editor, cursor = three_calls_done()
+    apply_suggestion(editor.session, answer(editor, cursor))
     assert _counts(editor.session) == (1, 0)
 
 
 def test_another_change_next_is_no_verdict_and_ends_the_wait() -> None:
     """A change that is not the suggested one says nothing of it; nor does the
     suggested change made later, after the developer did something else."""
-    editor, cursor = _editor()
-    _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    answer(editor, cursor)
     editor.replace(URI, 0, 0, "# header\n")
-    _add_strict(editor, "d")
+    add_strict(editor, "d")
     assert _counts(editor.session) == (0, 0)
 
 
 def test_more_than_the_suggested_change_is_no_verdict() -> None:
-    editor, cursor = _editor()
-    _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    answer(editor, cursor)
     call = 'parse_payload(d, "utf-8"'
     at = editor.text(URI).index(call) + len(call)
     editor.replace(URI, at, at, ", strict=False")
@@ -128,27 +97,27 @@ def test_more_than_the_suggested_change_is_no_verdict() -> None:
 
 
 def test_a_declined_answer_made_by_hand_afterwards_stays_declined() -> None:
-    editor, cursor = _editor()
-    editor.session.reject(_answer(editor, cursor).id, "ignored")
-    _add_strict(editor, "d")
+    editor, cursor = three_calls_done()
+    editor.session.reject(answer(editor, cursor).id, "ignored")
+    add_strict(editor, "d")
     assert _counts(editor.session) == (0, 1)
 
 
 def test_a_change_to_another_document_does_not_end_the_wait() -> None:
-    editor, cursor = _editor()
+    editor, cursor = three_calls_done()
     editor.open("file:///w/notes.py", "python", "x = 1\n")
-    _answer(editor, cursor)
+    answer(editor, cursor)
     editor.replace("file:///w/notes.py", 0, 0, "# notes\n")
-    _add_strict(editor, "d")
+    add_strict(editor, "d")
     assert _counts(editor.session) == (1, 0)
 
 
 def test_sessions_given_one_tally_count_together() -> None:
     shared = AnswerTally()
-    first, cursor = _editor(shared)
-    first.session.reject(_answer(first, cursor).id, "ignored")
-    second, cursor = _editor(shared)
-    apply_suggestion(second.session, _answer(second, cursor))
+    first, cursor = three_calls_done(shared)
+    first.session.reject(answer(first, cursor).id, "ignored")
+    second, cursor = three_calls_done(shared)
+    apply_suggestion(second.session, answer(second, cursor))
     assert (shared.taken, shared.declined) == (1, 1)
     assert second.session.verdicts() == Verdicts(last_declined=False, taken=1, declined=1)
 
@@ -170,7 +139,7 @@ def test_the_ranker_trusts_an_answer_less_where_answers_were_declined() -> None:
     """Under the shipped weights: the same candidate, the same request, scores
     lower for an agent whose answers were mostly declined than for one whose
     answers were mostly taken, and nothing said reads as the prior."""
-    editor, cursor = _editor()
+    editor, cursor = three_calls_done()
     session = editor.session
     request = SuggestRequest(URI, session.documents[URI].document.version, cursor)
     ranking = session.engine.rank(session, request, session.kinds, frozenset())
@@ -193,7 +162,7 @@ def test_the_ranker_trusts_an_answer_less_where_answers_were_declined() -> None:
 
 
 def test_did_change_reports_the_changes_as_applied() -> None:
-    editor, _ = _editor()
+    editor, _ = three_calls_done()
     state = editor.session.documents[URI]
     applied = state.apply_changes([TextChange(None, "x = 1\n")], state.document.version + 1, editor.encoding)
     assert [(e.old_text[:9], e.new_text) for e in applied] == [("def read(", "x = 1\n")]

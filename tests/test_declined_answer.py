@@ -7,48 +7,19 @@ suggestion it showed was declined — rejected or ignored, not merely replaced
 by a newer one or cancelled — until it shows another, and the ranker reads
 it as ``last_declined``: the same candidate scores lower.
 
-The fixture: the developer adds ``strict=True`` to calls, one after another.
+The fixture: the developer adds ``strict=True`` to calls, one after another
+(``tests/helpers/strict_calls.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from nextedit.session import PlacedSuggestion
-from nextedit.suggest.model import SuggestionKinds, SuggestRequest
+from nextedit.suggest.model import SuggestRequest
 from nextedit.suggest.rank import Ranker, request_features
 from nextedit.suggest.suggester import SuggestContext
 from tests.helpers.session import Editor
-
-URI = "file:///w/read.py"
-NAMES = "abcdefgh"
-TEXT = (
-    f"def read({', '.join(NAMES)}):\n"
-    + "".join(f'    {n}_file = parse_payload({n}, "utf-8")\n' for n in NAMES)
-    + f"    return {', '.join(n + '_file' for n in NAMES)}\n"
-)
-STRICT = ", strict=True"
-
-
-def _add_strict(editor: Editor, name: str) -> int:
-    """The developer adds ``strict=True`` to the call reading ``name``."""
-    call = f'parse_payload({name}, "utf-8"'
-    at = editor.text(URI).index(call) + len(call)
-    return editor.replace(URI, at, at, STRICT)
-
-
-def _three_calls_done() -> tuple[Editor, int]:
-    editor = Editor(SuggestionKinds())
-    editor.open(URI, "python", TEXT)
-    _add_strict(editor, "a")
-    _add_strict(editor, "b")
-    return editor, _add_strict(editor, "c")
-
-
-def _answer(editor: Editor, cursor: int) -> PlacedSuggestion:
-    placed = editor.suggest(URI, cursor)
-    assert placed, "the fixture's next call should be offered"
-    return placed[0]
+from tests.helpers.strict_calls import URI, add_strict, answer, three_calls_done
 
 
 def _context(editor: Editor, cursor: int) -> SuggestContext:
@@ -63,46 +34,46 @@ def _context(editor: Editor, cursor: int) -> SuggestContext:
 
 @pytest.mark.parametrize("reason", ["ignored", "rejected", None])
 def test_declining_the_answer_shown_is_remembered_until_the_next_answer(reason: str | None) -> None:
-    editor, cursor = _three_calls_done()
+    editor, cursor = three_calls_done()
     assert not editor.session.last_declined
-    shown = _answer(editor, cursor)
+    shown = answer(editor, cursor)
     assert not editor.session.last_declined
     editor.session.reject(shown.id, reason)
     assert editor.session.last_declined
-    _add_strict(editor, "d")  # the developer goes on by hand
-    cursor = _add_strict(editor, "e")
+    add_strict(editor, "d")  # the developer goes on by hand
+    cursor = add_strict(editor, "e")
     assert editor.session.last_declined, "a developer edit is no new answer"
-    _answer(editor, cursor)
+    answer(editor, cursor)
     assert not editor.session.last_declined
 
 
 @pytest.mark.parametrize("reason", ["replaced", "cancelled"])
 def test_a_suggestion_replaced_or_cancelled_was_not_declined(reason: str) -> None:
-    editor, cursor = _three_calls_done()
-    editor.session.reject(_answer(editor, cursor).id, reason)
+    editor, cursor = three_calls_done()
+    editor.session.reject(answer(editor, cursor).id, reason)
     assert not editor.session.last_declined
 
 
 def test_rejecting_an_older_suggestion_says_nothing_of_the_newest() -> None:
-    editor, cursor = _three_calls_done()
-    older = _answer(editor, cursor)
-    cursor = _add_strict(editor, "d")
-    _answer(editor, cursor)
+    editor, cursor = three_calls_done()
+    older = answer(editor, cursor)
+    cursor = add_strict(editor, "d")
+    answer(editor, cursor)
     editor.session.reject(older.id, "ignored")
     assert not editor.session.last_declined
 
 
 def test_an_accepted_answer_was_not_declined() -> None:
-    editor, cursor = _three_calls_done()
-    editor.session.accept(_answer(editor, cursor).id)
+    editor, cursor = three_calls_done()
+    editor.session.accept(answer(editor, cursor).id)
     assert not editor.session.last_declined
 
 
 def test_after_a_declined_answer_the_same_candidate_scores_lower() -> None:
-    editor, cursor = _three_calls_done()
+    editor, cursor = three_calls_done()
     before = _context(editor, cursor)
-    editor.session.reject(_answer(editor, cursor).id, "ignored")
-    cursor = _add_strict(editor, "d")
+    editor.session.reject(answer(editor, cursor).id, "ignored")
+    cursor = add_strict(editor, "d")
     after = _context(editor, cursor)
     assert after.verdicts.last_declined and not before.verdicts.last_declined
     candidate = max(
