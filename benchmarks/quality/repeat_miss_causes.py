@@ -38,6 +38,7 @@ from nextedit.bench.readers import load_sessions
 from nextedit.bench.score import expected_in_cp
 from nextedit.bench.wire import text_change
 from nextedit.feedback import FeedbackLog
+from nextedit.session import AnswerTally
 from nextedit.suggest.imports import deletes_a_used_import
 from nextedit.suggest.repeat import suggester as repeat
 from nextedit.suggest.repeat import synthesis
@@ -257,11 +258,13 @@ def diagnose_file(path: str, cases: list[dict[str, Any]]) -> list[tuple[dict[str
     try:
         with tempfile.TemporaryDirectory() as state:
             feedback = FeedbackLog(Path(state) / "feedback.jsonl")
-            closed = ClosedTrees()
+            # the agent's verdicts counted over the sessions replayed here only: they
+            # move the ranking, not the candidates this diagnosis reads
+            closed, answers = ClosedTrees(), AnswerTally()
             traces = {t for t, _ in wanted}
             for n, session in enumerate(load_sessions(path)):
                 if session.trace in traces:
-                    _replay_session(session, f"nes-{n}", feedback, closed, FileResult(path), False)
+                    _replay_session(session, f"nes-{n}", feedback, closed, answers, FileResult(path), False)
             feedback.close()
     finally:
         repeat.RepeatEditSuggester.propose = propose  # type: ignore[method-assign]
