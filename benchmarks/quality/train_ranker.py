@@ -202,6 +202,12 @@ def out_of_sample(
 CURVE_PRECISIONS = (0.85, 0.86, 0.87, 0.88, 0.90)
 
 
+def worst_repository(by: dict[str, Any]) -> tuple[str, float]:
+    """The repository of ``simulate``'s result with the lowest precision, and that precision."""
+    worst = min((k for k in by if k != "POOLED"), key=lambda k: ratios(by[k])[0])
+    return worst, ratios(by[worst])[0]
+
+
 def precision_curve(
     queries: list[dict[str, Any]], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float]
 ) -> dict[float, tuple[float, float, float, str, float] | None]:
@@ -213,7 +219,7 @@ def precision_curve(
     for t in np.arange(0.20, 0.90, 0.01):
         by = simulate(queries, cands, probs, float(t))
         p, r, s = ratios(by["POOLED"])
-        worst_p, worst = min((ratios(v)[0], k) for k, v in by.items() if k != "POOLED")
+        worst, worst_p = worst_repository(by)
         points.append((float(t), p, r, s, worst, worst_p))
     out: dict[float, tuple[float, float, float, str, float] | None] = {}
     for target in CURVE_PRECISIONS:
@@ -314,10 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     for t in [float(v) for v in args.thresholds.split(",")]:
         by = simulate(queries, cands, probs, t)
         p, r, s = ratios(by["POOLED"])
-        worst = min((k for k in by if k != "POOLED"), key=lambda k: ratios(by[k])[0])
+        worst, worst_p = worst_repository(by)
         print(
             f"threshold {t:.2f}: pooled P {p:.3f} R {r:.3f} S {s:.3f}  answered {by['POOLED']['answered']}"
-            f"  worst {worst} P {ratios(by[worst])[0]:.3f}"
+            f"  worst {worst} P {worst_p:.3f}"
         )
     if args.curve:
         for target, point in precision_curve(queries, cands, probs).items():

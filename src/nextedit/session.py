@@ -524,9 +524,12 @@ class _ShownChange:
         exactly this one, written over a span of its own that covers it."""
         if not (edit.start_cp <= self.start_cp and self.end_cp <= edit.old_end_cp):
             return False
-        old = edit.old_text
+        old, new = edit.old_text, edit.new_text
         head, tail = self.start_cp - edit.start_cp, self.end_cp - edit.start_cp
-        return old[:head] + self.new_text + old[tail:] == edit.new_text
+        # lengths first: a whole-text replacement is not copied to say no
+        if len(new) != len(old) - (tail - head) + len(self.new_text):
+            return False
+        return old[:head] + self.new_text + old[tail:] == new
 
 
 def _shown_change(suggestion: PlacedSuggestion, document: Document, encoding: PositionEncoding) -> _ShownChange | None:
@@ -537,6 +540,19 @@ def _shown_change(suggestion: PlacedSuggestion, document: Document, encoding: Po
     edit = suggestion.edits[0]
     start, end = document.range_offsets(edit.range, encoding)
     return _ShownChange(suggestion.uri, document.version, start, end, edit.new_text)
+
+
+@dataclass(slots=True)
+class _NewestAnswer:
+    """The first suggestion of a session's newest answer (the one a client
+    shows) and what the developer has said of it so far."""
+
+    id: str
+    # its change, until the developer's next change to its document (None: no
+    # single change to compare that one with)
+    change: _ShownChange | None
+    declined: bool = False  # rejected or ignored (not replaced or cancelled)
+    counted: bool = False  # its verdict is in the agent's tally
 
 
 @dataclass
@@ -562,16 +578,10 @@ class Session:
     # frozen copies of the two for the requests, made again only after a rejection:
     # a request must not copy every rejection of the session
     _rejections_view: tuple[frozenset[str], dict[str, int]] | None = None
-    # the first suggestion of the newest answer (the one a client shows), and whether
-    # the developer declined it: what they said of our newest answer
-    _last_answer: str | None = None
-    last_declined: bool = False
+    # what the developer said of our newest answer
+    _newest: _NewestAnswer | None = None
     # the verdicts on this agent's answers (a front end hands every session the same)
     tally: AnswerTally = field(default_factory=AnswerTally)
-    # whether the newest answer has had its verdict counted, and its change (None: no
-    # single change to compare the developer's next one with)
-    _last_judged: bool = True
-    _last_change: _ShownChange | None = None
     closed: bool = False
 
     # -- documents -----------------------------------------------------------
@@ -627,16 +637,16 @@ class Session:
                 state.document.version,
             )
             return False
+        newest = self._newest
+        if newest is None or newest.counted or newest.change is None or newest.change.uri != uri:
+            state.apply_changes(changes, version, self.encoding)
+            return True
+        # only the developer's very next change to that document can make the newest answer's
+        shown, newest.change = newest.change, None
         version_before = state.document.version
-        shown = self._last_change
-        if shown is not None and shown.uri == uri:
-            # only the developer's very next change to that document can make it
-            self._last_change = None
         applied = state.apply_changes(changes, version, self.encoding)
-        if shown is not None and shown.uri == uri and applied and not self._last_judged:
-            if shown.version == version_before and shown.made_by(applied[0]):
-                self._last_judged = True
-                self.tally.taken += 1
+        if applied and shown.version == version_before and shown.made_by(applied[0]):
+            self._count(newest, declined=False)
         return True
 
     def did_close(self, uri: str) -> None:
@@ -820,20 +830,34 @@ class Session:
         while len(self._issued) > _ISSUED_LIMIT:
             self._issued.popitem(last=False)
         if placed:
-            self._last_answer, self.last_declined, self._last_judged = placed[0].id, False, False
-            self._last_change = _shown_change(placed[0], state.document, self.encoding)
+            self._newest = _NewestAnswer(placed[0].id, _shown_change(placed[0], state.document, self.encoding))
         return placed
+
+    @property
+    def last_declined(self) -> bool:
+        """The developer declined our newest answer (see :meth:`reject`)."""
+        return self._newest is not None and self._newest.declined
 
     def verdicts(self) -> Verdicts:
         """What the developer said of the engine's answers, as a request reads it."""
         return Verdicts(self.last_declined, self.tally.taken, self.tally.declined)
 
+    def _count(self, newest: _NewestAnswer, *, declined: bool) -> None:
+        """The newest answer's verdict into the agent's tally, once."""
+        if newest.counted:
+            return
+        newest.counted = True
+        if declined:
+            self.tally.declined += 1
+        else:
+            self.tally.taken += 1
+
     # -- feedback --------------------------------------------------------------
 
     def accept(self, suggestion_id: str) -> PlacedSuggestion | None:
-        if suggestion_id == self._last_answer and not self._last_judged:
-            self._last_judged = True
-            self.tally.taken += 1
+        newest = self._newest
+        if newest is not None and newest.id == suggestion_id:
+            self._count(newest, declined=False)
         return self._feedback(suggestion_id, "accept", None)
 
     def reject(self, suggestion_id: str, reason: str | None) -> PlacedSuggestion | None:
@@ -847,11 +871,10 @@ class Session:
         (0.55 against 0.92 after one nothing was said of, out of repository:
         ``benchmarks/results/quality-declined.md``); the ranker reads it."""
         suggestion = self._feedback(suggestion_id, "reject", reason)
-        if suggestion_id == self._last_answer and reason not in _NO_VERDICT:
-            self.last_declined = True
-            if not self._last_judged:
-                self._last_judged = True
-                self.tally.declined += 1
+        shown = self._newest
+        if shown is not None and shown.id == suggestion_id and reason not in _NO_VERDICT:
+            shown.declined = True
+            self._count(shown, declined=True)
         if suggestion is not None and suggestion.fingerprint:
             self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)
