@@ -112,24 +112,45 @@ def _export_trees(model: Any, names: list[str], shift: float) -> dict:
     return {"features": names, "init": round(init, 6), "trees": trees}
 
 
-def fit_model(x: np.ndarray, y: np.ndarray, names: list[str], kind: str, l2: float) -> Fitted:
+BALANCES = ("repository", "none")
+
+
+def row_weights(repos: np.ndarray, balance: str) -> np.ndarray | None:
+    """The weight of each fitting row. ``repository``: every repository weighs
+    the same in the fit, however many candidates its traces produce, as every
+    repository weighs the same when it is held out (gin's 16% of the rows no
+    longer teach the model what a Go repository's edits look like at the
+    expense of sinatra's 4%). ``none``: every candidate weighs one."""
+    if balance == "none":
+        return None
+    names, index, counts = np.unique(repos, return_inverse=True, return_counts=True)
+    return (len(repos) / (len(names) * counts))[index]
+
+
+def fit_model(
+    x: np.ndarray, y: np.ndarray, names: list[str], kind: str, l2: float, weights: np.ndarray | None = None
+) -> Fitted:
     if kind == "trees":
         from sklearn.ensemble import GradientBoostingClassifier
 
         model = GradientBoostingClassifier(
             n_estimators=TREES, max_depth=3, learning_rate=0.1, subsample=0.8, random_state=0
         )
-        model.fit(x, y)
+        model.fit(x, y, sample_weight=weights)
         return Fitted("trees", names, trees=model)
-    coef, bias = fit(x, y, l2)
+    coef, bias = fit(x, y, l2, weights)
     return Fitted("logistic", names, coef=coef, bias=bias)
 
 
 TREES = 100
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float, iters: int = 30) -> tuple[np.ndarray, float]:
-    """L2-regularised logistic regression by Newton's method (features standardised inside)."""
+def fit(
+    x: np.ndarray, y: np.ndarray, l2: float, weights: np.ndarray | None = None, iters: int = 30
+) -> tuple[np.ndarray, float]:
+    """L2-regularised logistic regression by Newton's method (features standardised inside),
+    each row's loss scaled by its weight (default one)."""
+    rw = np.ones(len(y)) if weights is None else weights
     mu = x.mean(axis=0)
     sd = x.std(axis=0)
     sd[sd < 1e-9] = 1.0
@@ -140,8 +161,8 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iters: int = 30) -> tuple[np.nd
     reg[-1] = 0.0
     for _ in range(iters):
         p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
-        g = z.T @ (p - y) + reg * w
-        h = (z * (p * (1 - p))[:, None]).T @ z + np.diag(reg) + 1e-9 * np.eye(len(w))
+        g = z.T @ (rw * (p - y)) + reg * w
+        h = (z * (rw * p * (1 - p))[:, None]).T @ z + np.diag(reg) + 1e-9 * np.eye(len(w))
         step = np.linalg.solve(h, g)
         w -= step
         if np.max(np.abs(step)) < 1e-7:
@@ -178,6 +199,7 @@ def out_of_sample(
     names: list[str] | None = None,
     kind: str = "logistic",
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
+    balance: str = "repository",
 ) -> dict[int, float]:
     """Each row's probability from a model fitted on the other repositories
     (never on its own, and never on ``without``); ``extra`` rows (other
@@ -189,11 +211,12 @@ def out_of_sample(
     for repo in repos:
         train = (row_repo != repo) & (row_repo != without)
         test = row_repo == repo
-        fx, fy = x[train], y[train]
+        fx, fy, fr = x[train], y[train], row_repo[train]
         if extra is not None and extra_repo is not None:
             keep = (extra_repo != repo) & (extra_repo != without)
             fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
-        model = fit_model(fx, fy, names, kind, l2)
+            fr = np.concatenate([fr, extra_repo[keep]])
+        model = fit_model(fx, fy, names, kind, l2, row_weights(fr, balance))
         for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
             probs[id(row)] = float(p)
     return probs
@@ -257,19 +280,35 @@ def heldout_model(
     names: list[str],
     kind: str = "logistic",
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
+    balance: str = "repository",
 ) -> tuple[Fitted, float]:
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
     predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra)
+    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra, balance=balance)
     others = [q for q in queries if q["repo"] != repo]
     threshold = choose_threshold(others, cands, inner, target)
-    mask = np.array([r["repo"] != repo for r in rows])
-    fx, fy = x[mask], y[mask]
+    fx, fy, fr = fitting_set(rows, x, y, extra, without=repo)
+    return fit_model(fx, fy, names, kind, l2, row_weights(fr, balance)), threshold
+
+
+def fitting_set(
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
+    without: str | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows (and ``extra`` rows) of every repository but ``without``: their
+    features, labels and repositories."""
+    keep = np.array([r["repo"] != without for r in rows], dtype=bool)
+    fx, fy = x[keep], y[keep]
+    fr = np.array([r["repo"] for r in rows])[keep]
     if extra is not None:
-        keep = np.array([r["repo"] != repo for r in extra[0]])
-        fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
-    return fit_model(fx, fy, names, kind, l2), threshold
+        extra_keep = np.array([r["repo"] != without for r in extra[0]], dtype=bool)
+        fx, fy = np.vstack([fx, extra[1][extra_keep]]), np.concatenate([fy, extra[2][extra_keep]])
+        fr = np.concatenate([fr, np.array([r["repo"] for r in extra[0]])[extra_keep]])
+    return fx, fy, fr
 
 
 def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
@@ -287,6 +326,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write the weights fitted on every repository here")
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--model", choices=["logistic", "trees"], default="logistic")
+    ap.add_argument(
+        "--balance",
+        choices=BALANCES,
+        default="repository",
+        help="weigh every repository the same in the fit (default), or every candidate",
+    )
     ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
     ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
     ap.add_argument("--thresholds", default="0.4,0.5,0.6,0.7,0.8")
@@ -314,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     repos = sorted({q["repo"] for q in queries})
     extra = load_extra(args.fit_extra, names)
-    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra)
+    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra, balance=args.balance)
 
     print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
     for t in [float(v) for v in args.thresholds.split(",")]:
@@ -335,7 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.nested:
         total: collections.Counter = collections.Counter()
         for repo in repos:
-            _model, t = heldout_model(rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra)
+            _model, t = heldout_model(
+                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, args.balance
+            )
             held = [q for q in queries if q["repo"] == repo]
             k = simulate(held, cands, probs, t)[repo]
             total.update(k)
@@ -346,8 +393,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.out:
         threshold = choose_threshold(queries, cands, probs, args.target)
-        fx, fy = (x, y) if extra is None else (np.vstack([x, extra[1]]), np.concatenate([y, extra[2]]))
-        model = fit_model(fx, fy, names, args.model, args.l2)
+        fx, fy, fr = fitting_set(rows, x, y, extra)
+        model = fit_model(fx, fy, names, args.model, args.l2, row_weights(fr, args.balance))
         data = model.to_json(threshold, trained_on=repos, candidates=len(fy))
         Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)

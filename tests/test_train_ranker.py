@@ -1,0 +1,74 @@
+"""Fitting the ranker (``benchmarks/quality/train_ranker.py``): every repository weighs the same.
+
+The shipped weights are fitted on twelve repositories whose traces yield very
+different numbers of candidates (gin's are 16% of the rows, sinatra's 4%),
+and they are judged on repositories the fit never saw, each of which counts
+once. Fitted candidate by candidate, the repositories with the most rows
+decide what the model learns.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "quality"))
+import train_ranker  # noqa: E402
+
+
+def _two_repositories(big: int, small: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """Rows of two repositories where one feature means opposite things:
+    right in ``big`` three times in four when it is set, in ``small`` one time in four."""
+    rows: list[dict] = []
+    labels: list[float] = []
+    for repo, count, right_when_set in (("big", big, 0.75), ("small", small, 0.25)):
+        for i in range(count):
+            feature = i % 2
+            right = (i // 2) % 4 < (4 * right_when_set if feature else 2)
+            rows.append({"repo": repo, "vector": {"f": float(feature)}, "correct": right})
+            labels.append(1.0 if right else 0.0)
+    return rows, train_ranker.design(rows, ["f"]), np.array(labels)
+
+
+def test_repository_weights_give_each_repository_the_same_total() -> None:
+    repos = np.array(["gin"] * 60 + ["sinatra"] * 15 + ["jq"] * 25)
+    weights = train_ranker.row_weights(repos, "repository")
+    assert weights is not None
+    totals = {r: float(weights[repos == r].sum()) for r in ("gin", "sinatra", "jq")}
+    assert totals == pytest.approx({"gin": 100 / 3, "sinatra": 100 / 3, "jq": 100 / 3})
+    assert float(weights.sum()) == pytest.approx(len(repos))  # the penalty keeps its scale
+    assert train_ranker.row_weights(repos, "none") is None
+
+
+def test_the_repository_with_more_rows_no_longer_decides_what_a_feature_means() -> None:
+    rows, x, y = _two_repositories(big=800, small=200)
+    fx, fy, fr = train_ranker.fitting_set(rows, x, y, None)
+    per_candidate = train_ranker.fit_model(fx, fy, ["f"], "logistic", 1.0, train_ranker.row_weights(fr, "none"))
+    balanced = train_ranker.fit_model(fx, fy, ["f"], "logistic", 1.0, train_ranker.row_weights(fr, "repository"))
+    assert per_candidate.coef is not None and balanced.coef is not None
+    # per candidate the big repository's reading wins: the feature raises the odds
+    assert per_candidate.coef[0] > 0.5
+    # balanced, the two repositories' opposite readings cancel
+    assert abs(balanced.coef[0]) < 0.05
+
+
+def test_a_weight_of_two_fits_as_the_row_twice() -> None:
+    rows, x, y = _two_repositories(big=80, small=40)
+    doubled = np.where(np.array([r["repo"] for r in rows]) == "small", 2.0, 1.0)
+    weighted = train_ranker.fit(x, y, 1e-6, doubled)
+    twice = np.vstack([x, x[doubled == 2.0]]), np.concatenate([y, y[doubled == 2.0]])
+    repeated = train_ranker.fit(twice[0], twice[1], 1e-6)
+    assert weighted[0] == pytest.approx(repeated[0], abs=1e-4)
+    assert weighted[1] == pytest.approx(repeated[1], abs=1e-4)
+
+
+def test_held_out_rows_and_extra_rows_join_the_fit_by_repository() -> None:
+    rows, x, y = _two_repositories(big=8, small=4)
+    extra_rows = [{"repo": "small", "vector": {"f": 1.0}, "correct": True}]
+    extra = (extra_rows, train_ranker.design(extra_rows, ["f"]), np.array([1.0]))
+    fx, fy, fr = train_ranker.fitting_set(rows, x, y, extra, without="big")
+    assert list(fr) == ["small"] * 5
+    assert len(fx) == len(fy) == 5
