@@ -1,7 +1,7 @@
 """Fitting the ranker (``benchmarks/quality/train_ranker.py``): every repository weighs the same.
 
 The shipped weights are fitted on twelve repositories whose traces yield very
-different numbers of candidates (gin's are 16% of the rows, sinatra's 4%),
+different numbers of candidates (zod's are 12% of the rows, requests' under 3%),
 and they are judged on repositories the fit never saw, each of which counts
 once. Fitted candidate by candidate, the repositories with the most rows
 decide what the model learns.
