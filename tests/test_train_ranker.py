@@ -59,8 +59,8 @@ def test_a_weight_of_two_fits_as_the_row_twice() -> None:
     rows, x, y = _two_repositories(big=80, small=40)
     doubled = np.where(np.array([r["repo"] for r in rows]) == "small", 2.0, 1.0)
     weighted = train_ranker.fit(x, y, 1e-6, doubled)
-    twice = np.vstack([x, x[doubled == 2.0]]), np.concatenate([y, y[doubled == 2.0]])
-    repeated = train_ranker.fit(twice[0], twice[1], 1e-6)
+    small = doubled == 2.0
+    repeated = train_ranker.fit(np.vstack([x, x[small]]), np.concatenate([y, y[small]]), 1e-6)
     assert weighted[0] == pytest.approx(repeated[0], abs=1e-4)
     assert weighted[1] == pytest.approx(repeated[1], abs=1e-4)
 
