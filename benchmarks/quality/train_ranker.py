@@ -123,8 +123,8 @@ def row_weights(repos: np.ndarray, balance: str) -> np.ndarray | None:
     times what requests does). ``none``: every candidate weighs one."""
     if balance == "none":
         return None
-    names, index, counts = np.unique(repos, return_inverse=True, return_counts=True)
-    return (len(repos) / (len(names) * counts))[index]
+    repositories, index, counts = np.unique(repos, return_inverse=True, return_counts=True)
+    return (len(repos) / (len(repositories) * counts))[index]
 
 
 def fit_model(
@@ -205,18 +205,13 @@ def out_of_sample(
     (never on its own, and never on ``without``); ``extra`` rows (other
     replays of the same traces) join the fitting, by the same rule."""
     repos = sorted({r["repo"] for r in rows} - {without})
-    row_repo = np.array([r["repo"] for r in rows])
-    extra_repo = np.array([r["repo"] for r in extra[0]]) if extra is not None else None
+    px, py, pr = fitting_pool(rows, x, y, extra)
+    row_repo = pr[: len(rows)]
     probs: dict[int, float] = {}
     for repo in repos:
-        train = (row_repo != repo) & (row_repo != without)
         test = row_repo == repo
-        fx, fy, fr = x[train], y[train], row_repo[train]
-        if extra is not None and extra_repo is not None:
-            keep = (extra_repo != repo) & (extra_repo != without)
-            fx, fy = np.vstack([fx, extra[1][keep]]), np.concatenate([fy, extra[2][keep]])
-            fr = np.concatenate([fr, extra_repo[keep]])
-        model = fit_model(fx, fy, names, kind, l2, row_weights(fr, balance))
+        train = (pr != repo) & (pr != without)
+        model = fit_model(px[train], py[train], names, kind, l2, row_weights(pr[train], balance))
         for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
             probs[id(row)] = float(p)
     return probs
@@ -292,6 +287,21 @@ def heldout_model(
     return fit_model(fx, fy, names, kind, l2, row_weights(fr, balance)), threshold
 
 
+def fitting_pool(
+    rows: list[dict],
+    x: np.ndarray,
+    y: np.ndarray,
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every row a fit may draw on, ``rows`` then ``extra``'s: features, labels
+    and repositories. A fit takes those of the repositories it may see."""
+    repos = np.array([r["repo"] for r in rows])
+    if extra is None:
+        return x, y, repos
+    extra_repos = np.array([r["repo"] for r in extra[0]])
+    return np.vstack([x, extra[1]]), np.concatenate([y, extra[2]]), np.concatenate([repos, extra_repos])
+
+
 def fitting_set(
     rows: list[dict],
     x: np.ndarray,
@@ -301,14 +311,9 @@ def fitting_set(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows (and ``extra`` rows) of every repository but ``without``: their
     features, labels and repositories."""
-    keep = np.array([r["repo"] != without for r in rows], dtype=bool)
-    fx, fy = x[keep], y[keep]
-    fr = np.array([r["repo"] for r in rows])[keep]
-    if extra is not None:
-        extra_keep = np.array([r["repo"] != without for r in extra[0]], dtype=bool)
-        fx, fy = np.vstack([fx, extra[1][extra_keep]]), np.concatenate([fy, extra[2][extra_keep]])
-        fr = np.concatenate([fr, np.array([r["repo"] for r in extra[0]])[extra_keep]])
-    return fx, fy, fr
+    px, py, pr = fitting_pool(rows, x, y, extra)
+    keep = pr != without
+    return px[keep], py[keep], pr[keep]
 
 
 def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
