@@ -1,0 +1,101 @@
+"""Where a replay's wrong answers come from: the precision side of a miss analysis.
+
+Input: the file ``replay_inprocess.py --explain Q`` or ``loro.py --explain Q``
+wrote (one JSON object per query). Every answered query is counted by
+repository, by suggester and kind, and — for the wrong ones — by what the
+judge found (``docs/trace-format.md``):
+
+- ``wrong site``: the suggestion's region lies outside every expected edit
+  (or a jump lands on a line with none);
+- ``wrong text``: at an expected edit, but not on a shortest edit path to
+  the expected text;
+- ``nothing expected``: the developer's next edit was unrelated to the
+  history, and any answer is wrong.
+
+A ``followed jump:`` prefix (the judge followed a jump and judged the
+suggestion made there) is counted apart, so a wrong jump and a wrong edit
+read separately.
+
+Usage::
+
+    python benchmarks/quality/wrong_answers.py Q [--top N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+_FOLLOWED = "followed jump: "
+
+
+def judged_class(reason: str) -> str:
+    """The class of a wrong answer's judge reason (see the module docstring)."""
+    if reason.startswith(_FOLLOWED):
+        reason = reason[len(_FOLLOWED) :]
+    if "outside every expected edit" in reason or reason.startswith("jump to a line with no expected edit"):
+        return "wrong site"
+    if reason.startswith("not on a shortest edit path"):
+        return "wrong text"
+    if reason.startswith("nothing was expected"):
+        return "nothing expected"
+    return "other: " + reason[:40]
+
+
+def answered(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    return (row for row in rows if row.get("answered"))
+
+
+def table(title: str, counts: dict[str, list[int]], top: int) -> list[str]:
+    """Rows ``key | answers | wrong | precision``, most wrong first."""
+    lines = [f"| {title} | answers | wrong | precision |", "|---|---:|---:|---:|"]
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1][1], kv[0]))
+    for key, (n, wrong) in ranked[:top]:
+        lines.append(f"| {key} | {n} | {wrong} | {(n - wrong) / n:.3f} |")
+    return lines
+
+
+def report(rows: list[dict[str, Any]], top: int) -> str:
+    by_repo: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    by_source: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    by_class: collections.Counter[str] = collections.Counter()
+    n = wrong = 0
+    for row in answered(rows):
+        is_wrong = not row.get("correct")
+        n += 1
+        wrong += is_wrong
+        source = f"{row.get('suggester')} {row.get('kind')}"
+        for key, counts in ((row["repo"], by_repo), (source, by_source)):
+            counts[key][0] += 1
+            counts[key][1] += is_wrong
+        if is_wrong:
+            reason = str(row.get("reason", ""))
+            jump = "after a followed jump" if reason.startswith(_FOLLOWED) else "directly"
+            related = "related" if row.get("related") else "unrelated"
+            by_class[f"{judged_class(reason)} | {related} | {jump}"] += 1
+    if not n:
+        return "no answered queries\n"
+    out = [f"{n} answers, {wrong} wrong, precision {(n - wrong) / n:.3f}", ""]
+    out += table("repository", by_repo, top) + [""]
+    out += table("suggester kind", by_source, top) + [""]
+    out += ["| what the judge found | query | how | wrong answers |", "|---|---|---|---:|"]
+    out += [f"| {key} | {count} |" for key, count in by_class.most_common(top)]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("explain", help="an --explain file of replay_inprocess.py or loro.py")
+    ap.add_argument("--top", type=int, default=20, help="rows per table")
+    args = ap.parse_args(argv)
+    with open(args.explain, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    print(report(rows, args.top), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
