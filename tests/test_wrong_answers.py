@@ -15,6 +15,9 @@ def test_judge_reasons_fall_into_site_text_and_unrelated_classes() -> None:
     assert wrong_answers.judged_class("jump to a line with no expected edit") == "wrong site"
     assert wrong_answers.judged_class("not on a shortest edit path to the expected text") == "wrong text"
     assert wrong_answers.judged_class("followed jump: nothing was expected") == "nothing expected"
+    assert wrong_answers.judged_class("no expected edit in this document") == "wrong site"
+    assert wrong_answers.judged_class("changes nothing") == "wrong text"
+    assert wrong_answers.judged_class("followed jump: silence") == "nothing after the jump"
     assert wrong_answers.judged_class("something new").startswith("other: ")
 
 

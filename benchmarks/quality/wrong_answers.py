@@ -9,8 +9,14 @@ judge found (``docs/trace-format.md``):
   (or a jump lands on a line with none);
 - ``wrong text``: at an expected edit, but not on a shortest edit path to
   the expected text;
-- ``nothing expected``: the developer's next edit was unrelated to the
-  history, and any answer is wrong.
+- ``nothing expected``: the developer made no further edit in the file,
+  and any answer is wrong;
+- ``nothing after the jump``: a followed jump answered by silence or by
+  another jump.
+
+The classes read the reasons ``nextedit.bench.score`` and
+``replay_inprocess.py`` write; a reason neither knows of shows as
+``other: …`` rather than being folded into a class.
 
 A ``followed jump:`` prefix (the judge followed a jump and judged the
 suggestion made there) is counted apart, so a wrong jump and a wrong edit
@@ -26,7 +32,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 _FOLLOWED = "followed jump: "
@@ -36,17 +41,19 @@ def judged_class(reason: str) -> str:
     """The class of a wrong answer's judge reason (see the module docstring)."""
     if reason.startswith(_FOLLOWED):
         reason = reason[len(_FOLLOWED) :]
-    if "outside every expected edit" in reason or reason.startswith("jump to a line with no expected edit"):
+    if (
+        "outside every expected edit" in reason
+        or reason.startswith("jump to a line with no expected edit")
+        or reason.startswith("no expected edit in this document")
+    ):
         return "wrong site"
-    if reason.startswith("not on a shortest edit path"):
+    if reason.startswith(("not on a shortest edit path", "changes nothing", "overlapping regions")):
         return "wrong text"
+    if reason in ("silence", "another jump"):
+        return "nothing after the jump"
     if reason.startswith("nothing was expected"):
         return "nothing expected"
     return "other: " + reason[:40]
-
-
-def answered(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    return (row for row in rows if row.get("answered"))
 
 
 def table(title: str, counts: dict[str, list[int]], top: int) -> list[str]:
@@ -63,7 +70,9 @@ def report(rows: list[dict[str, Any]], top: int) -> str:
     by_source: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     by_class: collections.Counter[str] = collections.Counter()
     n = wrong = 0
-    for row in answered(rows):
+    for row in rows:
+        if not row.get("answered"):
+            continue
         is_wrong = not row.get("correct")
         n += 1
         wrong += is_wrong
