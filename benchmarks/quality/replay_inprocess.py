@@ -38,6 +38,7 @@ from typing import Any
 from nextedit.bench.events import Change, Close, End, Focus, Open, Query
 from nextedit.bench.readers import load_sessions
 from nextedit.bench.score import (
+    JUMP_TO_NO_EXPECTED_LINE,
     CpExpected,
     ReversalTracker,
     expand_search_and_replace,
@@ -57,6 +58,12 @@ from nextedit.text import Document, PositionEncoding
 from nextedit.text.portable_regex import is_portable
 
 KINDS = SuggestionKinds(jump=True, search_and_replace=True)
+
+# A followed jump's reason: this prefix, then the follow-up's own reason or
+# one of the two answers that leave the jump without an edit.
+FOLLOWED_JUMP = "followed jump: "
+FOLLOW_UP_SILENT = "silence"
+FOLLOW_UP_JUMPED = "another jump"
 
 
 @dataclass
@@ -196,13 +203,13 @@ def _judge_placed(
         if nxt is None or nxt.kind == "jump":
             if nxt is not None:
                 sess.reject(nxt.id, "ignored")
-            return Judged(False, "followed jump: " + ("silence" if nxt is None else "another jump"))
+            return Judged(False, FOLLOWED_JUMP + (FOLLOW_UP_SILENT if nxt is None else FOLLOW_UP_JUMPED))
         judged = _judge_placed(sess, nxt, q, expected, tracker)
         if not judged.correct:
             sess.reject(nxt.id, "ignored")
-            return Judged(False, "followed jump: " + judged.reason, judged.reversal)
+            return Judged(False, FOLLOWED_JUMP + judged.reason, judged.reversal)
         if not landed:
-            return Judged(False, "jump to a line with no expected edit", judged.reversal)
+            return Judged(False, JUMP_TO_NO_EXPECTED_LINE, judged.reversal)
         return judged
     if first.kind == "searchAndReplace" and first.is_regex:
         why = is_portable(first.search or "", first.replace or "")

@@ -15,7 +15,7 @@ judge found (``docs/trace-format.md``):
   another jump.
 
 The classes read the reasons ``nextedit.bench.score`` and
-``replay_inprocess.py`` write; a reason neither knows of shows as
+``replay_inprocess.py`` name; a reason neither names shows as
 ``other: …`` rather than being folded into a class.
 
 A ``followed jump:`` prefix (the judge followed a jump and judged the
@@ -32,28 +32,33 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
-_FOLLOWED = "followed jump: "
+from nextedit.bench import score
+
+sys.path.insert(0, str(Path(__file__).parent))
+from replay_inprocess import FOLLOW_UP_JUMPED, FOLLOW_UP_SILENT, FOLLOWED_JUMP  # noqa: E402
+
+_CLASSES = {
+    score.NO_EXPECTED_EDIT_IN_DOCUMENT: "wrong site",
+    score.JUMP_TO_NO_EXPECTED_LINE: "wrong site",
+    score.NOT_ON_SHORTEST_PATH: "wrong text",
+    score.CHANGES_NOTHING: "wrong text",
+    score.OVERLAPPING_REGIONS: "wrong text",
+    FOLLOW_UP_SILENT: "nothing after the jump",
+    FOLLOW_UP_JUMPED: "nothing after the jump",
+    score.NOTHING_EXPECTED: "nothing expected",
+}
 
 
 def judged_class(reason: str) -> str:
     """The class of a wrong answer's judge reason (see the module docstring)."""
-    if reason.startswith(_FOLLOWED):
-        reason = reason[len(_FOLLOWED) :]
-    if (
-        "outside every expected edit" in reason
-        or reason.startswith("jump to a line with no expected edit")
-        or reason.startswith("no expected edit in this document")
-    ):
+    reason = reason.removeprefix(FOLLOWED_JUMP)
+    if reason.endswith(score.OUTSIDE_EVERY_EXPECTED_EDIT):
         return "wrong site"
-    if reason.startswith(("not on a shortest edit path", "changes nothing", "overlapping regions")):
-        return "wrong text"
-    if reason in ("silence", "another jump"):
-        return "nothing after the jump"
-    if reason.startswith("nothing was expected"):
-        return "nothing expected"
-    return "other: " + reason[:40]
+    return _CLASSES.get(reason, "other: " + reason[:40])
 
 
 def table(title: str, counts: dict[str, list[int]], top: int) -> list[str]:
@@ -82,7 +87,7 @@ def report(rows: list[dict[str, Any]], top: int) -> str:
             counts[key][1] += is_wrong
         if is_wrong:
             reason = str(row.get("reason", ""))
-            jump = "after a followed jump" if reason.startswith(_FOLLOWED) else "directly"
+            jump = "after a followed jump" if reason.startswith(FOLLOWED_JUMP) else "directly"
             related = "related" if row.get("related") else "unrelated"
             by_class[f"{judged_class(reason)} | {related} | {jump}"] += 1
     if not n:

@@ -253,6 +253,20 @@ def expected_in_cp(expected: list[ExpectedEdit], docs: dict[str, Document], enc:
     return out
 
 
+# The reasons :func:`judge_change` and :func:`judge` give, named so that
+# what reads verdicts (benchmarks/quality/wrong_answers.py) does not depend
+# on their wording.  ``OUTSIDE_EVERY_EXPECTED_EDIT`` follows the region's
+# offsets ("region 12-15 lies outside every expected edit").
+MOVES_TOWARD_EXPECTED = "moves toward the expected text"
+CHANGES_NOTHING = "changes nothing"
+NOTHING_EXPECTED = "nothing was expected"
+NO_EXPECTED_EDIT_IN_DOCUMENT = "no expected edit in this document"
+OUTSIDE_EVERY_EXPECTED_EDIT = "lies outside every expected edit"
+OVERLAPPING_REGIONS = "overlapping regions"
+NOT_ON_SHORTEST_PATH = "not on a shortest edit path to the expected text"
+JUMP_TO_NO_EXPECTED_LINE = "jump to a line with no expected edit"
+
+
 def judge_change(
     doc: Document, uri: str, regions: list[Region], expected: list[CpExpected]
 ) -> tuple[bool, list[str], str]:
@@ -270,10 +284,10 @@ def judge_change(
     """
     text = doc.text
     if not regions:
-        return False, [], "changes nothing"
+        return False, [], CHANGES_NOTHING
     exp = [x for x in expected if x.uri == uri]
     if not exp:
-        return False, [], "no expected edit in this document" if expected else "nothing was expected"
+        return False, [], NO_EXPECTED_EDIT_IN_DOCUMENT if expected else NOTHING_EXPECTED
 
     def span(a: int, b: int) -> tuple[int, int]:
         return doc.line_of(a), doc.line_of(b)
@@ -287,7 +301,7 @@ def judge_change(
                 items.append((l0, l1, "r", p))
                 break
         else:
-            return False, [], f"region {r.start}-{r.end} lies outside every expected edit"
+            return False, [], f"region {r.start}-{r.end} {OUTSIDE_EVERY_EXPECTED_EDIT}"
     for (a, b), x in zip(exp_spans, exp, strict=False):
         items.append((a, b, "x", x))
     items.sort(key=lambda it: (it[0], it[1]))
@@ -310,14 +324,14 @@ def judge_change(
         try:
             sug = apply_edits(old, [(r.start - lo, r.end - lo, r.new) for r in regs])
         except ValueError:
-            return False, [], "overlapping regions"
+            return False, [], OVERLAPPING_REGIONS
         target = apply_edits(old, [(x.start - lo, x.end - lo, x.new_text) for x in xs])
         if sug == old:
-            return False, [], "changes nothing"
+            return False, [], CHANGES_NOTHING
         if not on_shortest_path(old, sug, target):
-            return False, [], "not on a shortest edit path to the expected text"
+            return False, [], NOT_ON_SHORTEST_PATH
         matched.update(x.id for x in xs)
-    return True, sorted(matched), "moves toward the expected text"
+    return True, sorted(matched), MOVES_TOWARD_EXPECTED
 
 
 # --------------------------------------------------------------------------
@@ -462,7 +476,7 @@ def judge(
         line = (suggestion.get("position") or {}).get("line")
         hits = sorted(x.id for x in expected if x.uri == uri and line in x.lines)
         v.landed, v.landed_on = bool(hits), hits
-        v.reason = "jump onto an expected line (not followed)" if hits else "jump to a line with no expected edit"
+        v.reason = "jump onto an expected line (not followed)" if hits else JUMP_TO_NO_EXPECTED_LINE
         if query.graded is not None:
             v.grade = "jump"
         return v
@@ -497,7 +511,7 @@ def settle_jump(jump: Verdict, follow: Verdict | None, why_not_followed: str = "
         jump.reason = f"jump {why_not_followed}"
         return
     jump.reversal = follow.reversal
-    where = "jump onto an expected line" if jump.landed else "jump to a line with no expected edit"
+    where = "jump onto an expected line" if jump.landed else JUMP_TO_NO_EXPECTED_LINE
     if not follow.answered:
         jump.reason = f"{where}; the follow-up was silent"
     elif follow.kind == "jump":
