@@ -45,9 +45,9 @@ def test_repository_weights_give_each_repository_the_same_total() -> None:
 
 def test_the_repository_with_more_rows_no_longer_decides_what_a_feature_means() -> None:
     rows, x, y = _two_repositories(big=800, small=200)
-    fx, fy, fr = train_ranker.fitting_set(rows, x, y, None)
-    per_candidate = train_ranker.fit_model(fx, fy, ["f"], "logistic", 1.0, train_ranker.row_weights(fr, "none"))
-    balanced = train_ranker.fit_model(fx, fy, ["f"], "logistic", 1.0, train_ranker.row_weights(fr, "repository"))
+    pool = train_ranker.fitting_set(rows, x, y, None)
+    per_candidate = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting("none"))
+    balanced = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting("repository"))
     assert per_candidate.coef is not None and balanced.coef is not None
     # per candidate the big repository's reading wins: the feature raises the odds
     assert per_candidate.coef[0] > 0.5
@@ -69,6 +69,42 @@ def test_held_out_rows_and_extra_rows_join_the_fit_by_repository() -> None:
     rows, x, y = _two_repositories(big=8, small=4)
     extra_rows = [{"repo": "small", "vector": {"f": 1.0}, "correct": True}]
     extra = (extra_rows, train_ranker.design(extra_rows, ["f"]), np.array([1.0]))
-    fx, fy, fr = train_ranker.fitting_set(rows, x, y, extra, without="big")
-    assert list(fr) == ["small"] * 5
-    assert len(fx) == len(fy) == 5
+    pool = train_ranker.fitting_set(rows, x, y, extra, without="big")
+    assert list(pool.repos) == ["small"] * 5
+    assert len(pool.x) == len(pool.y) == len(pool.first) == 5
+
+
+def test_a_first_ranked_candidate_weighs_more_and_every_repository_still_the_same() -> None:
+    repos = np.array(["gin"] * 6 + ["jq"] * 4)
+    first = np.array([True, False, False, True, False, False, True, False, False, False])
+    weights = train_ranker.row_weights(repos, "repository", first, 3.0)
+    assert weights is not None
+    assert weights[0] == pytest.approx(3 * weights[1])  # within a repository, first weighs three others
+    assert weights[6] == pytest.approx(3 * weights[7])
+    assert float(weights[repos == "gin"].sum()) == pytest.approx(float(weights[repos == "jq"].sum()))
+    assert float(weights.sum()) == pytest.approx(len(repos))
+    # without balancing, the lean alone, still summing to the number of rows
+    plain = train_ranker.row_weights(repos, "none", first, 3.0)
+    assert plain is not None and plain[0] == pytest.approx(3 * plain[1])
+    assert float(plain.sum()) == pytest.approx(len(repos))
+    assert train_ranker.row_weights(repos, "none", first, 1.0) is None
+
+
+def test_leaning_on_first_ranked_candidates_fits_what_holds_where_the_answer_is_chosen() -> None:
+    # among the first-ranked candidates the feature marks right ones; among the
+    # others (three times as many) it marks wrong ones
+    rows: list[dict] = []
+    labels: list[float] = []
+    for i in range(400):
+        first = i % 4 == 0
+        feature = (i // 4) % 2
+        right = bool(feature) == first if (i // 8) % 4 else bool(feature) != first
+        rows.append({"repo": "r", "vector": {"f": float(feature)}, "correct": right, "rank": 0 if first else 1})
+        labels.append(1.0 if right else 0.0)
+    x, y = train_ranker.design(rows, ["f"]), np.array(labels)
+    pool = train_ranker.fitting_set(rows, x, y, None)
+    even = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting())
+    leaning = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting(first_weight=6.0))
+    assert even.coef is not None and leaning.coef is not None
+    assert even.coef[0] < 0  # the many other candidates decide an even fit
+    assert leaning.coef[0] > 0  # the first-ranked ones decide a leaning one

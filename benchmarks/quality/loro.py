@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--model", choices=["logistic", "trees"], default="logistic")
     ap.add_argument("--balance", choices=train_ranker.BALANCES, default="repository")
+    ap.add_argument("--first-weight", type=float, default=1.0, help="as train_ranker.py's")
     ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
     ap.add_argument("--json", help="write the per-repository table as JSON")
     ap.add_argument("--explain", help="write one JSON line per query")
@@ -71,7 +72,18 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.traces:
             repo = replay_inprocess.file_repo(path)
             model, threshold = train_ranker.heldout_model(
-                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, args.balance
+                rows,
+                x,
+                y,
+                queries,
+                cands,
+                repo,
+                args.l2,
+                args.target,
+                names,
+                args.model,
+                extra,
+                train_ranker.Weighting(args.balance, args.first_weight),
             )
             print(f"{repo}: threshold {threshold:.2f} chosen without it", file=sys.stderr)
             wpath = Path(tmp) / f"{repo}.json"

@@ -25,6 +25,7 @@ import collections
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,16 +116,52 @@ def _export_trees(model: Any, names: list[str], shift: float) -> dict:
 BALANCES = ("repository", "none")
 
 
-def row_weights(repos: np.ndarray, balance: str) -> np.ndarray | None:
+def row_weights(
+    repos: np.ndarray, balance: str, first: np.ndarray | None = None, first_weight: float = 1.0
+) -> np.ndarray | None:
     """The weight of each fitting row. ``repository``: every repository weighs
     the same in the fit, however many candidates its traces produce, as every
     repository weighs the same when it is held out (zod's traces give 12% of
     the rows and requests' under 3%: per candidate, zod would weigh over four
-    times what requests does). ``none``: every candidate weighs one."""
+    times what requests does). ``none``: every candidate weighs one.
+
+    ``first`` marks the candidates the engine ranked first, each weighing
+    ``first_weight`` times another of its repository: the answer is always
+    one of them, so the fit leans toward telling a right one from a wrong one
+    there. The total weight stays the number of rows (the L2 penalty keeps
+    its scale), each repository's the same under ``repository``."""
+    lean = np.ones(len(repos)) if first is None else np.where(first, first_weight, 1.0)
     if balance == "none":
-        return None
-    repositories, index, counts = np.unique(repos, return_inverse=True, return_counts=True)
-    return (len(repos) / (len(repositories) * counts))[index]
+        return None if first is None or first_weight == 1.0 else lean * (len(repos) / lean.sum())
+    repositories, index = np.unique(repos, return_inverse=True)
+    totals = np.bincount(index, weights=lean)
+    return lean * (len(repos) / (len(repositories) * totals))[index]
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """How :func:`row_weights` weighs a fit's rows (``--balance``, ``--first-weight``)."""
+
+    balance: str = "repository"
+    first_weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class FitRows:
+    """Rows a fit may draw on: features, labels, repositories, and which the engine ranked first."""
+
+    x: np.ndarray
+    y: np.ndarray
+    repos: np.ndarray
+    first: np.ndarray
+
+    def subset(self, keep: np.ndarray) -> FitRows:
+        return FitRows(self.x[keep], self.y[keep], self.repos[keep], self.first[keep])
+
+    def fit(self, names: list[str], kind: str, l2: float, weighting: Weighting) -> Fitted:
+        """The model fitted on these rows."""
+        weights = row_weights(self.repos, weighting.balance, self.first, weighting.first_weight)
+        return fit_model(self.x, self.y, names, kind, l2, weights)
 
 
 def fit_model(
@@ -177,15 +214,35 @@ def predict(x: np.ndarray, coef: np.ndarray, bias: float) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x @ coef + bias, -30, 30)))
 
 
+Policy = Callable[[dict, list[dict]], tuple[dict | None, float]]
+"""An answer policy: for a query and its candidates, the candidate it would
+answer with and the confidence compared with the threshold."""
+
+
+def most_probable(probs: dict[int, float]) -> Policy:
+    """The engine's policy: the most probable candidate, at its probability."""
+
+    def answer(_query: dict, cs: list[dict]) -> tuple[dict | None, float]:
+        best = max(cs, key=lambda c: probs[id(c)], default=None)
+        return best, (probs[id(best)] if best is not None else 0.0)
+
+    return answer
+
+
 def simulate(
-    queries: list[dict], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float], threshold: float
+    queries: list[dict],
+    cands: dict[tuple[str, int], list[dict]],
+    probs: dict[int, float],
+    threshold: float,
+    policy: Policy | None = None,
 ) -> dict[str, collections.Counter]:
-    """Answer each query with its most probable candidate when it reaches ``threshold``."""
+    """Answer each query with its most probable candidate when it reaches
+    ``threshold`` (or with what ``policy`` picks, when its confidence does)."""
+    answer = policy or most_probable(probs)
     by: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for q in queries:
-        cs = cands.get((q["trace"], q["query"]), [])
-        best = max(cs, key=lambda c: probs[id(c)], default=None)
-        answered = best is not None and probs[id(best)] >= threshold
+        best, confidence = answer(q, cands.get((q["trace"], q["query"]), []))
+        answered = best is not None and confidence >= threshold
         tally(by, q["repo"], answered, answered and best["correct"], q["related"], q["empty"])
     return by
 
@@ -199,19 +256,18 @@ def out_of_sample(
     names: list[str] | None = None,
     kind: str = "logistic",
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
-    balance: str = "repository",
+    weighting: Weighting = Weighting(),
 ) -> dict[int, float]:
     """Each row's probability from a model fitted on the other repositories
     (never on its own, and never on ``without``); ``extra`` rows (other
     replays of the same traces) join the fitting, by the same rule."""
     repos = sorted({r["repo"] for r in rows} - {without})
-    px, py, pr = fitting_pool(rows, x, y, extra)
-    row_repo = pr[: len(rows)]
+    pool = fitting_pool(rows, x, y, extra)
+    row_repo = pool.repos[: len(rows)]
     probs: dict[int, float] = {}
     for repo in repos:
         test = row_repo == repo
-        train = (pr != repo) & (pr != without)
-        model = fit_model(px[train], py[train], names, kind, l2, row_weights(pr[train], balance))
+        model = pool.subset((pool.repos != repo) & (pool.repos != without)).fit(names, kind, l2, weighting)
         for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
             probs[id(row)] = float(p)
     return probs
@@ -227,7 +283,10 @@ def worst_repository(by: dict[str, Any]) -> tuple[str, float]:
 
 
 def precision_curve(
-    queries: list[dict[str, Any]], cands: dict[tuple[str, int], list[dict]], probs: dict[int, float]
+    queries: list[dict[str, Any]],
+    cands: dict[tuple[str, int], list[dict]],
+    probs: dict[int, float],
+    policy: Policy | None = None,
 ) -> dict[float, tuple[float, float, float, str, float] | None]:
     """Per precision of ``CURVE_PRECISIONS``: ``(threshold, recall, silence, worst
     repository, its precision)`` at the threshold (0.20-0.89, by 0.01) with the
@@ -235,7 +294,7 @@ def precision_curve(
     feature sets compare here at matched precision, not at one threshold."""
     points = []
     for t in np.arange(0.20, 0.90, 0.01):
-        by = simulate(queries, cands, probs, float(t))
+        by = simulate(queries, cands, probs, float(t), policy)
         p, r, s = ratios(by["POOLED"])
         worst, worst_p = worst_repository(by)
         points.append((float(t), p, r, s, worst, worst_p))
@@ -275,16 +334,15 @@ def heldout_model(
     names: list[str],
     kind: str = "logistic",
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
-    balance: str = "repository",
+    weighting: Weighting = Weighting(),
 ) -> tuple[Fitted, float]:
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
     predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra, balance=balance)
+    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra, weighting=weighting)
     others = [q for q in queries if q["repo"] != repo]
     threshold = choose_threshold(others, cands, inner, target)
-    fx, fy, fr = fitting_set(rows, x, y, extra, without=repo)
-    return fit_model(fx, fy, names, kind, l2, row_weights(fr, balance)), threshold
+    return fitting_set(rows, x, y, extra, without=repo).fit(names, kind, l2, weighting), threshold
 
 
 def fitting_pool(
@@ -292,14 +350,21 @@ def fitting_pool(
     x: np.ndarray,
     y: np.ndarray,
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every row a fit may draw on, ``rows`` then ``extra``'s: features, labels
-    and repositories. A fit takes those of the repositories it may see."""
+) -> FitRows:
+    """Every row a fit may draw on, ``rows`` then ``extra``'s. A fit takes
+    those of the repositories it may see."""
     repos = np.array([r["repo"] for r in rows])
+    first = np.array([r.get("rank") == 0 for r in rows], dtype=bool)
     if extra is None:
-        return x, y, repos
+        return FitRows(x, y, repos, first)
     extra_repos = np.array([r["repo"] for r in extra[0]])
-    return np.vstack([x, extra[1]]), np.concatenate([y, extra[2]]), np.concatenate([repos, extra_repos])
+    extra_first = np.array([r.get("rank") == 0 for r in extra[0]], dtype=bool)
+    return FitRows(
+        np.vstack([x, extra[1]]),
+        np.concatenate([y, extra[2]]),
+        np.concatenate([repos, extra_repos]),
+        np.concatenate([first, extra_first]),
+    )
 
 
 def fitting_set(
@@ -308,12 +373,10 @@ def fitting_set(
     y: np.ndarray,
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
     without: str | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rows (and ``extra`` rows) of every repository but ``without``: their
-    features, labels and repositories."""
-    px, py, pr = fitting_pool(rows, x, y, extra)
-    keep = pr != without
-    return px[keep], py[keep], pr[keep]
+) -> FitRows:
+    """The rows (and ``extra`` rows) of every repository but ``without``."""
+    pool = fitting_pool(rows, x, y, extra)
+    return pool.subset(pool.repos != without)
 
 
 def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
@@ -336,6 +399,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=BALANCES,
         default="repository",
         help="weigh every repository the same in the fit (default), or every candidate",
+    )
+    ap.add_argument(
+        "--first-weight",
+        type=float,
+        default=1.0,
+        help="how many times a candidate the engine ranked first weighs another (row_weights)",
     )
     ap.add_argument("--fit-extra", action="append", default=[], metavar="CANDIDATES", help="more rows to fit on")
     ap.add_argument("--target", type=float, default=0.9, help="the pooled precision the threshold is chosen for")
@@ -364,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     repos = sorted({q["repo"] for q in queries})
     extra = load_extra(args.fit_extra, names)
-    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra, balance=args.balance)
+    weighting = Weighting(args.balance, args.first_weight)
+    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra, weighting=weighting)
 
     print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
     for t in [float(v) for v in args.thresholds.split(",")]:
@@ -386,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         total: collections.Counter = collections.Counter()
         for repo in repos:
             _model, t = heldout_model(
-                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, args.balance
+                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, weighting
             )
             held = [q for q in queries if q["repo"] == repo]
             k = simulate(held, cands, probs, t)[repo]
@@ -398,9 +468,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.out:
         threshold = choose_threshold(queries, cands, probs, args.target)
-        fx, fy, fr = fitting_set(rows, x, y, extra)
-        model = fit_model(fx, fy, names, args.model, args.l2, row_weights(fr, args.balance))
-        data = model.to_json(threshold, trained_on=repos, candidates=len(fy))
+        pool = fitting_set(rows, x, y, extra)
+        model = pool.fit(names, args.model, args.l2, weighting)
+        data = model.to_json(threshold, trained_on=repos, candidates=len(pool.y))
         Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)
     return 0
