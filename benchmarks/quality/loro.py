@@ -67,23 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     x = train_ranker.design(rows, names)
     y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
     extra = train_ranker.load_extra(args.fit_extra, names)
+    weighting = train_ranker.Weighting(args.balance, args.first_weight)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for path in args.traces:
             repo = replay_inprocess.file_repo(path)
             model, threshold = train_ranker.heldout_model(
-                rows,
-                x,
-                y,
-                queries,
-                cands,
-                repo,
-                args.l2,
-                args.target,
-                names,
-                args.model,
-                extra,
-                train_ranker.Weighting(args.balance, args.first_weight),
+                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, weighting
             )
             print(f"{repo}: threshold {threshold:.2f} chosen without it", file=sys.stderr)
             wpath = Path(tmp) / f"{repo}.json"
