@@ -23,8 +23,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).parent))
 import replay_inprocess  # noqa: E402
 import train_ranker  # noqa: E402
@@ -61,20 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     args = ap.parse_args(argv)
 
-    queries, cands = train_ranker.load(args.queries, args.candidates)
-    rows = [c for cs in cands.values() for c in cs]
-    names = sorted({k for r in rows for k in r["vector"]})
-    x = train_ranker.design(rows, names)
-    y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
-    extra = train_ranker.load_extra(args.fit_extra, names)
+    rec = train_ranker.load_recorded(args.queries, args.candidates, args.fit_extra)
     weighting = train_ranker.Weighting(args.balance, args.first_weight)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for path in args.traces:
             repo = replay_inprocess.file_repo(path)
-            model, threshold = train_ranker.heldout_model(
-                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, weighting
-            )
+            model, threshold = train_ranker.heldout_model(rec, repo, args.l2, args.target, args.model, weighting)
             print(f"{repo}: threshold {threshold:.2f} chosen without it", file=sys.stderr)
             wpath = Path(tmp) / f"{repo}.json"
             wpath.write_text(json.dumps(model.to_json(threshold)))

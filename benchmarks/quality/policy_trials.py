@@ -131,16 +131,9 @@ def descend(
     return w
 
 
-def listwise_policy(
-    rows: list[dict],
-    x: np.ndarray,
-    y: np.ndarray,
-    extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
-    probs: dict[int, float],
-    l2: float,
-) -> tr.Policy:
+def listwise_policy(rec: tr.Recorded, probs: dict[int, float], l2: float) -> tr.Policy:
     """The candidate the conditional logit prefers, at its pointwise probability."""
-    pools = [(rows, x, y)] + ([extra] if extra is not None else [])
+    pools = [(rec.rows, rec.x, rec.y)] + ([rec.extra] if rec.extra is not None else [])
     keys, xs, ys, repos = [], [], [], []
     for n, (rs, px, py) in enumerate(pools):
         keys += [(n, r["trace"], r["query"]) for r in rs]
@@ -155,52 +148,33 @@ def listwise_policy(
     sorted_keys = [keys[i] for i in order]
     group = np.cumsum([0] + [a != b for a, b in zip(sorted_keys, sorted_keys[1:], strict=False)])
     prepo = np.array(repos)[order]
-    own = np.array([r["repo"] for r in rows])
-    score: dict[int, float] = {}
-    for repo in sorted(set(own)):
-        train = prepo != repo
-        w = fit_listwise(pz[train], py[train], group[train], l2)
-        for row, s in zip(
-            (r for r, m in zip(rows, own == repo, strict=True) if m), ((x[own == repo] - mu) / sd) @ w, strict=True
-        ):
-            score[id(row)] = float(s)
 
-    def answer(_query: dict, cs: list[dict]) -> tuple[dict | None, float]:
-        best = max(cs, key=lambda c: score[id(c)], default=None)
-        return best, (probs[id(best)] if best is not None else 0.0)
+    def scorer_without(repo: str) -> Callable[[np.ndarray], np.ndarray]:
+        w = fit_listwise(pz[prepo != repo], py[prepo != repo], group[prepo != repo], l2)
+        return lambda rx: ((rx - mu) / sd) @ w
 
-    return answer
+    return tr.most_probable(probs, ranking=tr.held_out(rec.rows, rec.x, scorer_without))
 
 
-def top_ranked_probs(
-    rows: list[dict],
-    x: np.ndarray,
-    y: np.ndarray,
-    extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
-    names: list[str],
-    max_rank: int,
-    l2: float,
-) -> dict[int, float]:
+def top_ranked_probs(rec: tr.Recorded, max_rank: int, l2: float) -> dict[int, float]:
     """Held-out probabilities of a model fitted only on candidates ranked at most ``max_rank``."""
 
     def ranked(rs: list[dict]) -> np.ndarray:
         return np.array([r["rank"] <= max_rank for r in rs])
 
-    keep = ranked(rows)
-    fit_rows = [r for r, k in zip(rows, keep, strict=True) if k]
+    keep = ranked(rec.rows)
+    fit_rows = [r for r, k in zip(rec.rows, keep, strict=True) if k]
     fit_extra = None
-    if extra is not None:
-        k = ranked(extra[0])
-        fit_extra = ([r for r, m in zip(extra[0], k, strict=True) if m], extra[1][k], extra[2][k])
-    pool = tr.fitting_pool(fit_rows, x[keep], y[keep], fit_extra)
-    own = np.array([r["repo"] for r in rows])
-    probs: dict[int, float] = {}
-    for repo in sorted(set(own)):
-        model = pool.subset(pool.repos != repo).fit(names, "logistic", l2, tr.Weighting())
-        test = own == repo
-        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
-            probs[id(row)] = float(p)
-    return probs
+    if rec.extra is not None:
+        rs, ex, ey = rec.extra
+        k = ranked(rs)
+        fit_extra = ([r for r, m in zip(rs, k, strict=True) if m], ex[k], ey[k])
+    pool = tr.fitting_pool(fit_rows, rec.x[keep], rec.y[keep], fit_extra)
+    return tr.held_out(
+        rec.rows,
+        rec.x,
+        lambda repo: pool.subset(pool.repos != repo).fit(rec.names, "logistic", l2, tr.Weighting()).predict,
+    )
 
 
 def wrong_with_right_below(
@@ -239,13 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top-ranks", default="0,1,2", help="the N of the top-ranked trials")
     args = ap.parse_args(argv)
 
-    queries, cands = tr.load(args.queries, args.candidates)
-    rows = [c for cs in cands.values() for c in cs]
-    names = sorted({k for r in rows for k in r["vector"]})
-    x = tr.design(rows, names)
-    y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
-    extra = tr.load_extra(args.fit_extra, names)
-    probs = tr.out_of_sample(rows, x, y, args.l2, names=names, extra=extra)
+    rec = tr.load_recorded(args.queries, args.candidates, args.fit_extra)
+    queries, cands = rec.queries, rec.cands
+    probs = tr.out_of_sample(rec.rows, rec.x, rec.y, args.l2, names=rec.names, extra=rec.extra)
 
     engine = tr.precision_curve(queries, cands, probs)
     print(curve_line("engine", engine))
@@ -257,9 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(curve_line("gate", tr.precision_curve(queries, cands, probs, gate_policy(queries, cands, probs, args.l2))))
     for n in (int(v) for v in args.top_ranks.split(",") if v):
-        top = top_ranked_probs(rows, x, y, extra, names, n, args.l2)
+        top = top_ranked_probs(rec, n, args.l2)
         print(curve_line(f"top-ranked {n}", tr.precision_curve(queries, cands, top)))
-    listwise = listwise_policy(rows, x, y, extra, probs, args.l2)
+    listwise = listwise_policy(rec, probs, args.l2)
     print(curve_line("listwise", tr.precision_curve(queries, cands, probs, listwise)))
     return 0
 

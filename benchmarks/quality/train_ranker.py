@@ -219,11 +219,13 @@ Policy = Callable[[dict, list[dict]], tuple[dict | None, float]]
 answer with and the confidence compared with the threshold."""
 
 
-def most_probable(probs: dict[int, float]) -> Policy:
-    """The engine's policy: the most probable candidate, at its probability."""
+def most_probable(probs: dict[int, float], ranking: dict[int, float] | None = None) -> Policy:
+    """The engine's policy: the most probable candidate, at its probability
+    (or the candidate highest by ``ranking``, still at its probability)."""
+    order = probs if ranking is None else ranking
 
     def answer(_query: dict, cs: list[dict]) -> tuple[dict | None, float]:
-        best = max(cs, key=lambda c: probs[id(c)], default=None)
+        best = max(cs, key=lambda c: order[id(c)], default=None)
         return best, (probs[id(best)] if best is not None else 0.0)
 
     return answer
@@ -261,16 +263,33 @@ def out_of_sample(
     """Each row's probability from a model fitted on the other repositories
     (never on its own, and never on ``without``); ``extra`` rows (other
     replays of the same traces) join the fitting, by the same rule."""
-    repos = sorted({r["repo"] for r in rows} - {without})
     pool = fitting_pool(rows, x, y, extra)
-    row_repo = pool.repos[: len(rows)]
-    probs: dict[int, float] = {}
-    for repo in repos:
-        test = row_repo == repo
-        model = pool.subset((pool.repos != repo) & (pool.repos != without)).fit(names, kind, l2, weighting)
-        for row, p in zip((r for r, m in zip(rows, test, strict=True) if m), model.predict(x[test]), strict=True):
-            probs[id(row)] = float(p)
-    return probs
+    return held_out(
+        rows,
+        x,
+        lambda repo: (
+            pool.subset((pool.repos != repo) & (pool.repos != without)).fit(names, kind, l2, weighting).predict
+        ),
+        without,
+    )
+
+
+def held_out(
+    rows: list[dict],
+    x: np.ndarray,
+    scorer_without: Callable[[str], Callable[[np.ndarray], np.ndarray]],
+    skip: str | None = None,
+) -> dict[int, float]:
+    """Per repository of ``rows`` (but ``skip``), its rows' values from
+    ``scorer_without(repo)``: a scorer built without that repository."""
+    own = np.array([r["repo"] for r in rows])
+    values: dict[int, float] = {}
+    for repo in sorted(set(own) - {skip}):
+        test = own == repo
+        scores = scorer_without(str(repo))(x[test])
+        for row, v in zip((r for r, m in zip(rows, test, strict=True) if m), scores, strict=True):
+            values[id(row)] = float(v)
+    return values
 
 
 CURVE_PRECISIONS = (0.85, 0.86, 0.87, 0.88, 0.90)
@@ -323,26 +342,17 @@ def choose_threshold(
 
 
 def heldout_model(
-    rows: list[dict],
-    x: np.ndarray,
-    y: np.ndarray,
-    queries: list[dict],
-    cands: dict[tuple[str, int], list[dict]],
-    repo: str,
-    l2: float,
-    target: float,
-    names: list[str],
-    kind: str = "logistic",
-    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
-    weighting: Weighting = Weighting(),
+    rec: Recorded, repo: str, l2: float, target: float, kind: str = "logistic", weighting: Weighting = Weighting()
 ) -> tuple[Fitted, float]:
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
     predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(rows, x, y, l2, without=repo, names=names, kind=kind, extra=extra, weighting=weighting)
-    others = [q for q in queries if q["repo"] != repo]
-    threshold = choose_threshold(others, cands, inner, target)
-    return fitting_set(rows, x, y, extra, without=repo).fit(names, kind, l2, weighting), threshold
+    inner = out_of_sample(
+        rec.rows, rec.x, rec.y, l2, without=repo, names=rec.names, kind=kind, extra=rec.extra, weighting=weighting
+    )
+    others = [q for q in rec.queries if q["repo"] != repo]
+    threshold = choose_threshold(others, rec.cands, inner, target)
+    return fitting_set(rec.rows, rec.x, rec.y, rec.extra, without=repo).fit(rec.names, kind, l2, weighting), threshold
 
 
 def fitting_pool(
@@ -377,6 +387,31 @@ def fitting_set(
     """The rows (and ``extra`` rows) of every repository but ``without``."""
     pool = fitting_pool(rows, x, y, extra)
     return pool.subset(pool.repos != without)
+
+
+@dataclass
+class Recorded:
+    """A replay's recorded queries and candidates, as a fit reads them."""
+
+    queries: list[dict]
+    cands: dict[tuple[str, int], list[dict]]
+    rows: list[dict]  # every candidate, query by query
+    names: list[str]  # the features, sorted
+    x: np.ndarray
+    y: np.ndarray
+    extra: tuple[list[dict], np.ndarray, np.ndarray] | None
+
+
+def load_recorded(
+    queries_path: str, candidates_path: str, fit_extra: list[str], drop: tuple[str, ...] = ()
+) -> Recorded:
+    """``--queries``, ``--candidates`` and ``--fit-extra`` read into design
+    matrices; features starting with any of ``drop`` left out."""
+    queries, cands = load(queries_path, candidates_path)
+    rows = [c for cs in cands.values() for c in cs]
+    names = sorted({k for r in rows for k in r["vector"] if not (drop and k.startswith(drop))})
+    y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
+    return Recorded(queries, cands, rows, names, design(rows, names), y, load_extra(fit_extra, names))
 
 
 def load_extra(paths: list[str], names: list[str]) -> tuple[list[dict], np.ndarray, np.ndarray] | None:
@@ -425,14 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
-    queries, cands = load(args.queries, args.candidates)
-    rows = [c for cs in cands.values() for c in cs]
     drop = tuple(p for p in args.drop.split(",") if p)
-    names = sorted({k for r in rows for k in r["vector"] if not (drop and k.startswith(drop))})
-    x = design(rows, names)
-    y = np.array([1.0 if r["correct"] else 0.0 for r in rows])
+    rec = load_recorded(args.queries, args.candidates, args.fit_extra, drop)
+    queries, cands, rows, names, x, y, extra = rec.queries, rec.cands, rec.rows, rec.names, rec.x, rec.y, rec.extra
     repos = sorted({q["repo"] for q in queries})
-    extra = load_extra(args.fit_extra, names)
     weighting = Weighting(args.balance, args.first_weight)
     probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra, weighting=weighting)
 
@@ -455,9 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.nested:
         total: collections.Counter = collections.Counter()
         for repo in repos:
-            _model, t = heldout_model(
-                rows, x, y, queries, cands, repo, args.l2, args.target, names, args.model, extra, weighting
-            )
+            _model, t = heldout_model(rec, repo, args.l2, args.target, args.model, weighting)
             held = [q for q in queries if q["repo"] == repo]
             k = simulate(held, cands, probs, t)[repo]
             total.update(k)
