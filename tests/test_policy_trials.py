@@ -23,9 +23,15 @@ def _query(repo: str, n: int, related: bool = True) -> dict:
     return {"trace": f"{repo}:t", "query": n, "repo": repo, "related": related, "empty": not related}
 
 
-def _candidate(query: dict, correct: bool, suggester: str = "repeat", rank: int = 0) -> dict:
-    return {"trace": query["trace"], "query": query["query"], "repo": query["repo"], "correct": correct,
-            "suggester": suggester, "rank": rank, "vector": {}}  # fmt: skip
+def _candidate(query: dict, correct: bool, suggester: str = "repeat") -> dict:
+    return {
+        "trace": query["trace"],
+        "query": query["query"],
+        "repo": query["repo"],
+        "correct": correct,
+        "suggester": suggester,
+        "vector": {},
+    }
 
 
 def test_the_default_policy_answers_with_the_most_probable_candidate() -> None:
@@ -53,6 +59,10 @@ def test_a_policy_chooses_the_answer_and_the_confidence_the_threshold_reads() ->
     assert by["POOLED"]["related_correct"] == 1
     # the threshold compares with the policy's confidence, not the candidate's probability
     assert train_ranker.simulate([q], cands, probs, 0.58, second_best)["POOLED"]["answered"] == 0
+    # another ranking picks the answer; its own probability still decides whether to offer it
+    listwise = train_ranker.most_probable(probs, ranking={id(wrong): -1.0, id(right): 2.0})
+    assert listwise(q, [wrong, right]) == (right, 0.6)
+    assert train_ranker.simulate([q], cands, probs, 0.65, listwise)["POOLED"]["answered"] == 0
 
 
 def _groups(reversed_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
