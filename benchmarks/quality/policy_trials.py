@@ -70,13 +70,16 @@ def gate_policy(
     x = np.array([query_features(cs, probs) for _, cs in rows])
     best = [max(cs, key=lambda c: probs[id(c)]) for _, cs in rows]
     y = np.array([1.0 if b["correct"] else 0.0 for b in best])
-    repos = np.array([q["repo"] for q, _ in rows])
-    gate = np.zeros(len(rows))
-    for repo in sorted(set(repos)):
+    asked = [q for q, _ in rows]
+    repos = np.array([q["repo"] for q in asked])
+
+    def scorer_without(repo: str) -> Callable[[np.ndarray], np.ndarray]:
         train = repos != repo
         coef, bias = tr.fit(x[train], y[train], l2, tr.row_weights(repos[train], "repository"))
-        gate[~train] = tr.predict(x[~train], coef, bias)
-    decided = {id(q): (b, float(g)) for (q, _), b, g in zip(rows, best, gate, strict=True)}
+        return lambda qx: tr.predict(qx, coef, bias)
+
+    gate = tr.held_out(asked, x, scorer_without)
+    decided = {id(q): (b, gate[id(q)]) for q, b in zip(asked, best, strict=True)}
     return lambda q, _cs: decided.get(id(q), (None, 0.0))
 
 
@@ -133,24 +136,18 @@ def descend(
 
 def listwise_policy(rec: tr.Recorded, probs: dict[int, float], l2: float) -> tr.Policy:
     """The candidate the conditional logit prefers, at its pointwise probability."""
-    pools = [(rec.rows, rec.x, rec.y)] + ([rec.extra] if rec.extra is not None else [])
-    keys, xs, ys, repos = [], [], [], []
-    for n, (rs, px, py) in enumerate(pools):
-        keys += [(n, r["trace"], r["query"]) for r in rs]
-        xs.append(px)
-        ys.append(py)
-        repos += [r["repo"] for r in rs]
-    px, py = np.vstack(xs), np.concatenate(ys)
-    mu, sd = px.mean(axis=0), px.std(axis=0)
+    pool = tr.fitting_pool(rec.rows, rec.x, rec.y, rec.extra)
+    # a replay writes each query's candidates together, so a query's group
+    # is a run of rows; the same query of another replay is another group
+    keys = [(r["trace"], r["query"]) for r in [*rec.rows, *(rec.extra[0] if rec.extra is not None else [])]]
+    group = np.cumsum([0] + [a != b for a, b in zip(keys, keys[1:], strict=False)])
+    mu, sd = pool.x.mean(axis=0), pool.x.std(axis=0)
     sd[sd < 1e-9] = 1.0
-    order = sorted(range(len(keys)), key=lambda i: keys[i])
-    pz, py = ((px - mu) / sd)[order], py[order]
-    sorted_keys = [keys[i] for i in order]
-    group = np.cumsum([0] + [a != b for a, b in zip(sorted_keys, sorted_keys[1:], strict=False)])
-    prepo = np.array(repos)[order]
+    z = (pool.x - mu) / sd
 
     def scorer_without(repo: str) -> Callable[[np.ndarray], np.ndarray]:
-        w = fit_listwise(pz[prepo != repo], py[prepo != repo], group[prepo != repo], l2)
+        train = pool.repos != repo
+        w = fit_listwise(z[train], pool.y[train], group[train], l2)
         return lambda rx: ((rx - mu) / sd) @ w
 
     return tr.most_probable(probs, ranking=tr.held_out(rec.rows, rec.x, scorer_without))
@@ -159,21 +156,13 @@ def listwise_policy(rec: tr.Recorded, probs: dict[int, float], l2: float) -> tr.
 def top_ranked_probs(rec: tr.Recorded, max_rank: int, l2: float) -> dict[int, float]:
     """Held-out probabilities of a model fitted only on candidates ranked at most ``max_rank``."""
 
-    def ranked(rs: list[dict]) -> np.ndarray:
-        return np.array([r["rank"] <= max_rank for r in rs])
-
-    keep = ranked(rec.rows)
-    fit_rows = [r for r, k in zip(rec.rows, keep, strict=True) if k]
-    fit_extra = None
-    if rec.extra is not None:
-        rs, ex, ey = rec.extra
-        k = ranked(rs)
-        fit_extra = ([r for r, m in zip(rs, k, strict=True) if m], ex[k], ey[k])
-    pool = tr.fitting_pool(fit_rows, rec.x[keep], rec.y[keep], fit_extra)
+    pool = tr.fitting_pool(rec.rows, rec.x, rec.y, rec.extra)
+    extra_rows = rec.extra[0] if rec.extra is not None else []
+    ranked = np.array([r["rank"] <= max_rank for r in [*rec.rows, *extra_rows]])
     return tr.held_out(
         rec.rows,
         rec.x,
-        lambda repo: pool.subset(pool.repos != repo).fit(rec.names, "logistic", l2, tr.Weighting()).predict,
+        lambda repo: pool.subset(ranked & (pool.repos != repo)).fit(rec.names, "logistic", l2, tr.Weighting()).predict,
     )
 
 
@@ -182,11 +171,12 @@ def wrong_with_right_below(
 ) -> tuple[int, int]:
     """The engine's wrong answers at ``threshold``, and how many of them had a
     right candidate ranked lower: all a better choice of answer could win."""
+    answer = tr.most_probable(probs)
     wrong = beaten = 0
     for q in queries:
         cs = cands.get((q["trace"], q["query"]), [])
-        best = max(cs, key=lambda c: probs[id(c)], default=None)
-        if best is None or probs[id(best)] < threshold or best["correct"]:
+        best, p = answer(q, cs)
+        if best is None or p < threshold or best["correct"]:
             continue
         wrong += 1
         beaten += any(c["correct"] for c in cs)
