@@ -1,0 +1,61 @@
+"""Deletions that empty a line take the line with them.
+
+A rule learned from token edits deletes the tokens it matched: at a site
+where those tokens are everything on their line (``app = Flask(__name__)``
+inside a test, an attribute line, a statement), the suggestion would leave
+the line's indentation and line break behind, a blank line the developer
+then deletes by hand. The developer's own example deleted the whole line;
+so does the suggestion, once :func:`whole_line_deletions` has widened it.
+
+Only pure deletions are widened, and only when what stays of the first and
+last line around them is blank: a deletion inside a line, or one followed by
+an insertion, keeps its range. Must not know about LSP/ACP or position
+encodings.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from nextedit.suggest.model import TextEditCp
+
+__all__ = ["whole_line_deletions"]
+
+_BLANK = " \t"
+
+
+def whole_line_deletions(edits: Sequence[TextEditCp], text: str) -> tuple[TextEditCp, ...]:
+    """``edits`` (sorted, not overlapping) with every deletion that empties
+    its lines widened to the whole lines; the edits as given when a widened
+    one would reach into a neighbour."""
+    widened = tuple(_widen(edit, text) for edit in edits)
+    for before, after in itertools.pairwise(widened):
+        if before.end_cp > after.start_cp:
+            return tuple(edits)
+    return widened
+
+
+def _widen(edit: TextEditCp, text: str) -> TextEditCp:
+    start, end = edit.start_cp, edit.end_cp
+    if edit.new_text or start >= end or not text[start:end].strip():
+        return edit
+    line_start = start
+    while line_start > 0 and text[line_start - 1] in _BLANK:
+        line_start -= 1
+    if line_start > 0 and text[line_start - 1] != "\n":
+        return edit
+    if text[end - 1] == "\n":
+        return TextEditCp(line_start, end, "")  # the line break is gone already
+    line_end = end
+    while line_end < len(text) and text[line_end] in _BLANK:
+        line_end += 1
+    if text.startswith("\r\n", line_end):
+        return TextEditCp(line_start, line_end + 2, "")
+    if text.startswith("\n", line_end):
+        return TextEditCp(line_start, line_end + 1, "")
+    if line_end == len(text) and line_start > 0:
+        # the last line, without a line break of its own: the one before it goes
+        back = 2 if text.startswith("\r\n", line_start - 2) else 1
+        return TextEditCp(line_start - back, line_end, "")
+    return edit
