@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from nextedit.suggest.line_deletions import whole_line_deletions
 from nextedit.suggest.model import TextEditCp
-from tests.test_repeat_abilities import Script
+from tests.helpers.session import Script
 
 
 def _apply(text: str, edits: tuple[TextEditCp, ...]) -> str:

@@ -8,72 +8,16 @@ traces (``benchmarks/quality/``).
 
 from __future__ import annotations
 
-from nextedit.session import Session
-from nextedit.suggest.model import SuggestionKinds, SuggestRequest
 from nextedit.suggest.repeat.lines import line_rules, line_sites
 from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.search_replace import portable_pattern
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
 from nextedit.suggest.repeat.synthesis import make_rule
-from nextedit.text import PositionEncoding, Range, TextChange
 from nextedit.text.portable_regex import is_portable
 from tests.helpers.repeat import Editor, suggest_context
+from tests.helpers.session import Script
 
 URI = "file:///w/t.py"
-
-
-class Script:
-    """A session and the developer's edits, made by text."""
-
-    def __init__(self, text: str, language: str = "python", uri: str = URI) -> None:
-        self.uri = uri
-        self.session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
-        self.session.engine.strict = True
-        self.session.did_open(uri, language, 1, text)
-        self.cursor = 0
-
-    @property
-    def text(self) -> str:
-        return self.session.documents[self.uri].document.text
-
-    def change(self, old: str, new: str, nth: int = 0) -> None:
-        doc = self.session.documents[self.uri].document
-        start = -1
-        for _ in range(nth + 1):
-            start = doc.text.index(old, start + 1)
-        rng = Range(
-            doc.position_at(start, PositionEncoding.UTF32), doc.position_at(start + len(old), PositionEncoding.UTF32)
-        )
-        self.session.did_change(self.uri, doc.version + 1, [TextChange(rng, new)])
-        self.cursor = start + len(new)
-
-    def changes(self) -> list[tuple[str, str, str, str]]:
-        """``(suggester, family, text replaced, new text)`` of every ranked candidate."""
-        doc = self.session.documents[self.uri].document
-        ranking = self.session.engine.rank(
-            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
-        )
-        return [
-            (c.suggester, c.features.family, doc.text[e.start_cp : e.end_cp], e.new_text)
-            for c in ranking.candidates
-            for e in c.edits[:1]
-        ]
-
-    def applied(self, suggester: str, family: str | None = None) -> list[str]:
-        """The text after each candidate of ``suggester`` (and ``family``), applied alone."""
-        doc = self.session.documents[self.uri].document
-        ranking = self.session.engine.rank(
-            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
-        )
-        out = []
-        for c in ranking.candidates:
-            if c.suggester != suggester or (family is not None and c.features.family != family):
-                continue
-            text = doc.text
-            for e in sorted(c.edits, key=lambda e: e.start_cp, reverse=True):
-                text = text[: e.start_cp] + e.new_text + text[e.end_cp :]
-            out.append(text)
-        return out
 
 
 def test_an_older_edit_is_a_source_when_the_newer_ones_are_not_repeats() -> None:

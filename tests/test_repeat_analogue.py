@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from nextedit.suggest.repeat.analogue import analogue_rules, analogue_sites
 from nextedit.suggest.repeat.lines import LineRule, line_rules
 from nextedit.suggest.repeat.model import PastEdit
-from tests.test_repeat_abilities import Script
+from tests.helpers.session import Script
 
 OLD = "static jv f_plus(jq_state *jq, jv input, jv a, jv b) {\n  jv_free(input);\n"
 NEW = "jv binop_plus(jv a, jv b) {\n"

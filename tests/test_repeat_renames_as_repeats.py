@@ -12,7 +12,7 @@ the file already: a use re-pointed at another name is no rename.
 
 from __future__ import annotations
 
-from tests.test_repeat_abilities import Script
+from tests.helpers.session import Script
 
 TEXT = "".join(f"def {f}(request):\n    config = load()\n    send(request, config)\n\n\n" for f in "abc")
 

@@ -9,7 +9,7 @@ new identifier, and applies what came back.
 from __future__ import annotations
 
 from nextedit.session import PlacedSuggestion, Session
-from nextedit.suggest.model import SuggestionKinds
+from nextedit.suggest.model import SuggestionKinds, SuggestRequest
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
 
@@ -82,3 +82,57 @@ class Editor:
 
     def rename_at(self, uri: str, fixture_start: int, old: str, new: str) -> int:
         return self.replace(uri, fixture_start, fixture_start + len(old), new)
+
+
+class Script:
+    """A session and the developer's edits, made by text."""
+
+    def __init__(self, text: str, language: str = "python", uri: str = "file:///w/t.py") -> None:
+        self.uri = uri
+        self.session = Session("t", encoding=PositionEncoding.UTF32, kinds=SuggestionKinds(jump=True))
+        self.session.engine.strict = True
+        self.session.did_open(uri, language, 1, text)
+        self.cursor = 0
+
+    @property
+    def text(self) -> str:
+        return self.session.documents[self.uri].document.text
+
+    def change(self, old: str, new: str, nth: int = 0) -> None:
+        doc = self.session.documents[self.uri].document
+        start = -1
+        for _ in range(nth + 1):
+            start = doc.text.index(old, start + 1)
+        rng = Range(
+            doc.position_at(start, PositionEncoding.UTF32), doc.position_at(start + len(old), PositionEncoding.UTF32)
+        )
+        self.session.did_change(self.uri, doc.version + 1, [TextChange(rng, new)])
+        self.cursor = start + len(new)
+
+    def changes(self) -> list[tuple[str, str, str, str]]:
+        """``(suggester, family, text replaced, new text)`` of every ranked candidate."""
+        doc = self.session.documents[self.uri].document
+        ranking = self.session.engine.rank(
+            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
+        )
+        return [
+            (c.suggester, c.features.family, doc.text[e.start_cp : e.end_cp], e.new_text)
+            for c in ranking.candidates
+            for e in c.edits[:1]
+        ]
+
+    def applied(self, suggester: str, family: str | None = None) -> list[str]:
+        """The text after each candidate of ``suggester`` (and ``family``), applied alone."""
+        doc = self.session.documents[self.uri].document
+        ranking = self.session.engine.rank(
+            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
+        )
+        out = []
+        for c in ranking.candidates:
+            if c.suggester != suggester or (family is not None and c.features.family != family):
+                continue
+            text = doc.text
+            for e in sorted(c.edits, key=lambda e: e.start_cp, reverse=True):
+                text = text[: e.start_cp] + e.new_text + text[e.end_cp :]
+            out.append(text)
+        return out
