@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nextedit.suggest.line_deletions import whole_line_deletions
-from nextedit.suggest.model import TextEditCp
+from nextedit.suggest.model import SuggestionKinds, SuggestRequest, TextEditCp
+from nextedit.suggest.repeat.search_replace import expand
 from tests.helpers.session import Script
 
 
@@ -110,3 +111,28 @@ def test_blanks_the_developer_typed_are_not_taken_along() -> None:
     results = s.applied("repeat", "tokens")
     assert results
     assert all(r[typed - len("    app = flask.Flask(__name__)") :].startswith("      \n") for r in results)
+
+
+def test_a_search_and_replace_keeps_the_edits_its_search_makes() -> None:
+    """A client applies ``searchAndReplace`` by its search and replacement, not
+    by the candidate's edits: those stay what the replacement does, while
+    the same change as an ``edit`` takes the lines along."""
+    text = "import flask\n\n\n" + "".join(
+        f"def test_{i}():\n    app = flask.Flask(__name__)\n    assert run({i})\n\n\n" for i in range(4)
+    )
+    s = Script(text)
+    s.session.kinds = SuggestionKinds(jump=True, search_and_replace=True)
+    s.change("    app = flask.Flask(__name__)\n", "")
+    s.change("    app = flask.Flask(__name__)\n", "")
+    doc = s.session.documents[s.uri].document
+    ranking = s.session.engine.rank(
+        s.session, SuggestRequest(s.uri, doc.version, s.cursor), s.session.kinds, frozenset()
+    )
+    replacing = [c for c in ranking.candidates if c.kind == "searchAndReplace"]
+    assert replacing
+    for c in replacing:
+        assert c.search is not None and c.replace is not None
+        assert list(c.edits) == list(expand(doc.text, c.search, c.replace, c.is_regex))
+    assert all(
+        doc.text[e.start_cp : e.end_cp].endswith("\n") for c in ranking.candidates if c.kind == "edit" for e in c.edits
+    )

@@ -226,7 +226,7 @@ class SuggestionEngine:
                 continue
             text = target.document.text
             edits = filters.clean_edits(candidate, text) or ()
-            if candidate.example_seq in line_removals:
+            if candidate.kind == "edit" and candidate.example_seq in line_removals:
                 whole = whole_line_deletions(edits, text)
                 if (
                     whole != edits

@@ -9,8 +9,11 @@ so does the suggestion, once :func:`whole_line_deletions` has widened it.
 
 Only pure deletions are widened, and only when what stays of the first and
 last line around them is blank: a deletion inside a line, or one followed by
-an insertion, keeps its range. Must not know about LSP/ACP or position
-encodings.
+an insertion, keeps its range (the blanks a deletion would leave at a line's
+end are the repeat suggester's own, :func:`~nextedit.suggest.repeat.text.without_trailing_blanks`).
+The engine widens ``edit`` candidates only: a ``searchAndReplace`` keeps the
+edits its search and replacement make. Must not know about LSP/ACP or
+position encodings.
 """
 
 from __future__ import annotations

@@ -54,7 +54,9 @@ def align_lines(text: str, start: int, end: int, new: str) -> tuple[int, int, st
 def without_trailing_blanks(text: str, start: int, end: int, new: str) -> tuple[int, int, str]:
     """Widen a deletion that would leave only blanks at the end of its line
     over those blanks (``f(x)  # note`` → ``f(x)``): no trailing whitespace is
-    left behind. A deletion that would blank the whole line stays as it is."""
+    left behind. A deletion that would blank the whole line stays as it is
+    here; the engine removes the line when the developer's example removed
+    lines (:mod:`nextedit.suggest.line_deletions`)."""
     if new or start == end or "\n" in text[start:end]:
         return start, end, new
     line_end = text.find("\n", end)
