@@ -8,9 +8,9 @@ Owns :class:`SuggestionEngine` and the registry of suggesters
 2. run every suggester, checking ``cancelled()`` between them (an exception in
    one is logged and costs only its candidates; a ``strict`` engine, as the
    test suite runs it, raises it instead);
-3. drop what must never be offered (:mod:`nextedit.suggest.filters`), and
-   widen deletions that empty a line to the whole line
-   (:mod:`nextedit.suggest.line_deletions`);
+3. widen deletions that empty a line to the whole line, as the developer's
+   example did (:mod:`nextedit.suggest.line_deletions`), and drop what must
+   never be offered (:mod:`nextedit.suggest.filters`);
 4. score (:mod:`nextedit.suggest.rank`), abstain below :attr:`threshold`;
 5. fit the client's kinds: ``rename`` / ``searchAndReplace`` become ``edit``
    when not advertised, ``jump`` is dropped when not advertised;
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from nextedit.settings import DEFAULT_MIN_CONFIDENCE
 from nextedit.suggest import filters, jump
-from nextedit.suggest.line_deletions import whole_line_deletions
+from nextedit.suggest.line_deletions import line_removals, widen_line_deletions
 from nextedit.suggest.model import (
     NO_VERDICTS,
     Candidate,
@@ -213,8 +213,9 @@ class SuggestionEngine:
             return Ranking(context, (), reason, tuple(notes))
 
         kept: list[Candidate] = []
-        line_removals = _line_removals(context)
+        removals = line_removals(context)
         for candidate in proposed:
+            candidate = widen_line_deletions(candidate, context, removals)
             why = filters.check(candidate, context, rejected)
             if why is not None:
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered ({why})")
@@ -224,15 +225,7 @@ class SuggestionEngine:
             if not self.watches(target):
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
                 continue
-            text = target.document.text
-            edits = filters.clean_edits(candidate, text) or ()
-            if candidate.kind == "edit" and candidate.example_seq in line_removals:
-                whole = whole_line_deletions(edits, text)
-                if (
-                    whole != edits
-                    and filters.check(dataclasses.replace(candidate, edits=whole), context, rejected) is None
-                ):
-                    edits = whole  # unless taking the blanks along would undo what the developer typed
+            edits = filters.clean_edits(candidate, target.document.text) or ()
             kept.append(dataclasses.replace(candidate, edits=edits))
         if not kept:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
@@ -266,15 +259,6 @@ class Ranking:
     candidates: tuple[Candidate, ...]
     reason: SilenceReason | None = None
     notes: tuple[str, ...] = ()
-
-
-def _line_removals(context: SuggestContext) -> frozenset[int]:
-    """The developer edits (``seq``) of the request document that deleted
-    whole lines: a candidate repeating one deletes its lines whole
-    (a line the developer replaced by a blank one stays, blank)."""
-    return frozenset(
-        e.seq for e in context.edits if not e.new_text.strip() and e.new_text.count("\n") < e.old_text.count("\n")
-    )
 
 
 def fit_kinds(candidate: Candidate, kinds: SuggestionKinds) -> Candidate | None:

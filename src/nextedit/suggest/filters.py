@@ -48,6 +48,7 @@ __all__ = [
     "check",
     "clean_edits",
     "is_reversal",
+    "reverses",
     "rule_key",
 ]
 
@@ -125,12 +126,23 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
             return CHANGE_REJECTED
     if all(_whitespace_only(text[e.start_cp : e.end_cp], e.new_text) for e in edits):
         return WHITESPACE
-    history = context.edits_of(candidate.uri)[-_REVERSAL_LOOKBACK:]
-    if any(is_reversal(edit, text, history) for edit in _touching(edits, history)):
-        return REVERSAL
-    if undoes_session(edits, text, state.history):
+    if reverses(context, candidate.uri, edits):
         return REVERSAL
     return None
+
+
+def reverses(context: SuggestContext, uri: str, edits: Sequence[TextEditCp]) -> bool:
+    """Whether ``edits`` (sorted, not overlapping: :func:`clean_edits`) of the
+    open document ``uri`` undo what the developer did: a recent edit at the
+    same place, or anything typed or deleted this session."""
+    state = context.workspace.get(uri)
+    if state is None:
+        return False
+    text = state.document.text
+    history = context.edits_of(uri)[-_REVERSAL_LOOKBACK:]
+    if any(is_reversal(edit, text, history) for edit in _touching(edits, history)):
+        return True
+    return undoes_session(edits, text, state.history)
 
 
 def _touching(edits: Sequence[TextEditCp], history: Sequence[DeveloperEdit]) -> list[TextEditCp]:

@@ -11,21 +11,54 @@ Only pure deletions are widened, and only when what stays of the first and
 last line around them is blank: a deletion inside a line, or one followed by
 an insertion, keeps its range (the blanks a deletion would leave at a line's
 end are the repeat suggester's own, :func:`~nextedit.suggest.repeat.text.without_trailing_blanks`).
-The engine widens ``edit`` candidates only: a ``searchAndReplace`` keeps the
-edits its search and replacement make. Must not know about LSP/ACP or
-position encodings.
+:func:`widen_line_deletions` applies it to the engine's ``edit`` candidates
+whose example removed lines (a ``searchAndReplace`` keeps the edits its
+search and replacement make), before the filters judge them. Must not know
+about LSP/ACP or position encodings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from nextedit.suggest.model import TextEditCp
+from nextedit.suggest import filters
+from nextedit.suggest.model import Candidate, TextEditCp
+from nextedit.suggest.suggester import SuggestContext
 
-__all__ = ["whole_line_deletions"]
+__all__ = ["line_removals", "whole_line_deletions", "widen_line_deletions"]
 
 _BLANK = " \t"
+
+
+def line_removals(context: SuggestContext) -> frozenset[int]:
+    """The developer edits (``seq``) of the request document that deleted
+    whole lines. A line the developer replaced by a blank one is not among
+    them: the candidates repeating it keep the line, blank."""
+    return frozenset(
+        e.seq for e in context.edits if not e.new_text.strip() and e.new_text.count("\n") < e.old_text.count("\n")
+    )
+
+
+def widen_line_deletions(candidate: Candidate, context: SuggestContext, removals: frozenset[int]) -> Candidate:
+    """``candidate`` with its line-emptying deletions widened to whole lines
+    when it is an ``edit`` repeating one of ``removals``
+    (:func:`line_removals`); as it is otherwise, and when taking the blanks
+    along would undo what the developer typed (a reversal)."""
+    if candidate.kind != "edit" or candidate.example_seq not in removals:
+        return candidate
+    state = context.workspace.get(candidate.uri)
+    if state is None:
+        return candidate
+    text = state.document.text
+    edits = filters.clean_edits(candidate, text)
+    if not edits:
+        return candidate
+    whole = whole_line_deletions(edits, text)
+    if whole == edits or filters.reverses(context, candidate.uri, whole):
+        return candidate
+    return dataclasses.replace(candidate, edits=whole)
 
 
 def whole_line_deletions(edits: Sequence[TextEditCp], text: str) -> tuple[TextEditCp, ...]:
