@@ -136,10 +136,10 @@ def descend(
 
 def listwise_policy(rec: tr.Recorded, probs: dict[int, float], l2: float) -> tr.Policy:
     """The candidate the conditional logit prefers, at its pointwise probability."""
-    pool = tr.fitting_pool(rec.rows, rec.x, rec.y, rec.extra)
+    pool = rec.pool
     # a replay writes each query's candidates together, so a query's group
     # is a run of rows; the same query of another replay is another group
-    keys = [(r["trace"], r["query"]) for r in [*rec.rows, *(rec.extra[0] if rec.extra is not None else [])]]
+    keys = [(r["trace"], r["query"]) for r in rec.pool_rows]
     group = np.cumsum([0] + [a != b for a, b in zip(keys, keys[1:], strict=False)])
     mu, sd = pool.x.mean(axis=0), pool.x.std(axis=0)
     sd[sd < 1e-9] = 1.0
@@ -155,10 +155,8 @@ def listwise_policy(rec: tr.Recorded, probs: dict[int, float], l2: float) -> tr.
 
 def top_ranked_probs(rec: tr.Recorded, max_rank: int, l2: float) -> dict[int, float]:
     """Held-out probabilities of a model fitted only on candidates ranked at most ``max_rank``."""
-
-    pool = tr.fitting_pool(rec.rows, rec.x, rec.y, rec.extra)
-    extra_rows = rec.extra[0] if rec.extra is not None else []
-    ranked = np.array([r["rank"] <= max_rank for r in [*rec.rows, *extra_rows]])
+    pool = rec.pool
+    ranked = np.array([r["rank"] <= max_rank for r in rec.pool_rows])
     return tr.held_out(
         rec.rows,
         rec.x,
@@ -205,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rec = tr.load_recorded(args.queries, args.candidates, args.fit_extra)
     queries, cands = rec.queries, rec.cands
-    probs = tr.out_of_sample(rec.rows, rec.x, rec.y, args.l2, names=rec.names, extra=rec.extra)
+    probs = tr.out_of_sample(rec, args.l2)
 
     engine = tr.precision_curve(queries, cands, probs)
     print(curve_line("engine", engine))

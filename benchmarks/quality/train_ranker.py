@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import json
 import math
 import sys
@@ -158,6 +159,10 @@ class FitRows:
     def subset(self, keep: np.ndarray) -> FitRows:
         return FitRows(self.x[keep], self.y[keep], self.repos[keep], self.first[keep])
 
+    def without(self, *repos: str | None) -> FitRows:
+        """These rows but those of ``repos`` (``None`` leaves none out)."""
+        return self.subset(~np.isin(self.repos, [r for r in repos if r is not None]))
+
     def fit(self, names: list[str], kind: str, l2: float, weighting: Weighting) -> Fitted:
         """The model fitted on these rows."""
         weights = row_weights(self.repos, weighting.balance, self.first, weighting.first_weight)
@@ -250,26 +255,19 @@ def simulate(
 
 
 def out_of_sample(
-    rows: list[dict],
-    x: np.ndarray,
-    y: np.ndarray,
+    rec: Recorded,
     l2: float,
     without: str | None = None,
-    names: list[str] | None = None,
     kind: str = "logistic",
-    extra: tuple[list[dict], np.ndarray, np.ndarray] | None = None,
     weighting: Weighting = Weighting(),
 ) -> dict[int, float]:
     """Each row's probability from a model fitted on the other repositories
-    (never on its own, and never on ``without``); ``extra`` rows (other
+    (never on its own, and never on ``without``); the ``extra`` rows (other
     replays of the same traces) join the fitting, by the same rule."""
-    pool = fitting_pool(rows, x, y, extra)
     return held_out(
-        rows,
-        x,
-        lambda repo: (
-            pool.subset((pool.repos != repo) & (pool.repos != without)).fit(names, kind, l2, weighting).predict
-        ),
+        rec.rows,
+        rec.x,
+        lambda repo: rec.pool.without(repo, without).fit(rec.names, kind, l2, weighting).predict,
         without,
     )
 
@@ -347,12 +345,10 @@ def heldout_model(
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
     predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(
-        rec.rows, rec.x, rec.y, l2, without=repo, names=rec.names, kind=kind, extra=rec.extra, weighting=weighting
-    )
+    inner = out_of_sample(rec, l2, without=repo, kind=kind, weighting=weighting)
     others = [q for q in rec.queries if q["repo"] != repo]
     threshold = choose_threshold(others, rec.cands, inner, target)
-    return fitting_set(rec.rows, rec.x, rec.y, rec.extra, without=repo).fit(rec.names, kind, l2, weighting), threshold
+    return rec.pool.without(repo).fit(rec.names, kind, l2, weighting), threshold
 
 
 def fitting_pool(
@@ -385,8 +381,7 @@ def fitting_set(
     without: str | None = None,
 ) -> FitRows:
     """The rows (and ``extra`` rows) of every repository but ``without``."""
-    pool = fitting_pool(rows, x, y, extra)
-    return pool.subset(pool.repos != without)
+    return fitting_pool(rows, x, y, extra).without(without)
 
 
 @dataclass
@@ -400,6 +395,16 @@ class Recorded:
     x: np.ndarray
     y: np.ndarray
     extra: tuple[list[dict], np.ndarray, np.ndarray] | None
+
+    @functools.cached_property
+    def pool(self) -> FitRows:
+        """Every row a fit may draw on (:func:`fitting_pool`), built once."""
+        return fitting_pool(self.rows, self.x, self.y, self.extra)
+
+    @property
+    def pool_rows(self) -> list[dict]:
+        """The candidates behind :attr:`pool`'s rows, in its order."""
+        return [*self.rows, *(self.extra[0] if self.extra is not None else [])]
 
 
 def load_recorded(
@@ -462,10 +467,10 @@ def main(argv: list[str] | None = None) -> int:
 
     drop = tuple(p for p in args.drop.split(",") if p)
     rec = load_recorded(args.queries, args.candidates, args.fit_extra, drop)
-    queries, cands, rows, names, x, y, extra = rec.queries, rec.cands, rec.rows, rec.names, rec.x, rec.y, rec.extra
+    queries, cands, rows, names, y = rec.queries, rec.cands, rec.rows, rec.names, rec.y
     repos = sorted({q["repo"] for q in queries})
     weighting = Weighting(args.balance, args.first_weight)
-    probs = out_of_sample(rows, x, y, args.l2, names=names, kind=args.model, extra=extra, weighting=weighting)
+    probs = out_of_sample(rec, args.l2, kind=args.model, weighting=weighting)
 
     print(f"{len(rows)} candidates ({int(y.sum())} correct), {len(queries)} queries, {len(names)} features")
     for t in [float(v) for v in args.thresholds.split(",")]:
@@ -497,9 +502,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.out:
         threshold = choose_threshold(queries, cands, probs, args.target)
-        pool = fitting_set(rows, x, y, extra)
-        model = pool.fit(names, args.model, args.l2, weighting)
-        data = model.to_json(threshold, trained_on=repos, candidates=len(pool.y))
+        model = rec.pool.fit(names, args.model, args.l2, weighting)
+        data = model.to_json(threshold, trained_on=repos, candidates=len(rec.pool.y))
         Path(args.out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"weights written to {args.out} (operating point {threshold:.2f})", file=sys.stderr)
     return 0
