@@ -12,7 +12,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 from nextedit.suggest.filters import change_key
-from nextedit.suggest.model import Candidate
+from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 
 __all__ = ["FAR_LINES", "plan", "needs_jump"]
@@ -44,6 +44,33 @@ def needs_jump(candidate: Candidate, context: SuggestContext) -> bool:
     return all(abs(document.line_of(e.start_cp) - cursor_line) > 0 for e in candidate.edits)
 
 
+def landing(edit: TextEditCp, text: str) -> int:
+    """Where a jump to ``edit`` puts the caret: on the first line it changes.
+
+    That is past what its text and the document's share at its start; for a
+    deletion, as far down as the same deletion can be read (deleting
+    ``}\n\nimpl …\n    }\n`` after an enum's last line removes the same text
+    as deleting ``impl …}\n\n`` from the next non-blank line, which is where
+    the developer sees lines go), at most one deletion's length; and past a
+    line break it removes, onto the next line."""
+    start, end, new = edit.start_cp, edit.end_cp, edit.new_text
+    shared = 0
+    limit = min(end - start, len(new))
+    while shared < limit and text[start + shared] == new[shared]:
+        shared += 1
+    start += shared
+    new = new[shared:]
+    if not new:
+        stop = end + (end - start)
+        while end < min(stop, len(text)) and text[start] == text[end]:
+            start += 1
+            end += 1
+    for brk in ("\r\n", "\n", "\r"):
+        if text.startswith(brk, start) and start + len(brk) <= end:
+            return start + len(brk) if not new.startswith(brk) else start
+    return start
+
+
 def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate]:
     """Put a jump before the best candidate when it needs one (``jump`` advertised)."""
     if not candidates or not context.kinds.jump:
@@ -51,11 +78,12 @@ def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate
     best = candidates[0]
     if not needs_jump(best, context):
         return candidates
-    if best.uri == context.uri:
-        target = min(best.edits, key=lambda e: abs(e.start_cp - context.cursor_cp)).start_cp
-    else:
-        target = best.edits[0].start_cp
     state = context.workspace.get(best.uri)
+    if best.uri == context.uri:
+        edit = min(best.edits, key=lambda e: abs(e.start_cp - context.cursor_cp))
+    else:
+        edit = best.edits[0]
+    target = landing(edit, state.document.text) if state is not None else edit.start_cp
     jump = Candidate(
         kind="jump",
         uri=best.uri,
