@@ -21,11 +21,11 @@ from nextedit.text.portable_regex import (
     NotPortable,
     check_pattern,
     escape,
-    is_portable,
-    is_portable_pattern,
-    is_portable_replacement,
     replace_all,
     replace_edits,
+    why_not_portable,
+    why_pattern_not_portable,
+    why_replacement_not_portable,
 )
 
 # -- what is refused, with the reason ---------------------------------------------------------
@@ -100,7 +100,7 @@ REFUSED = [
 
 @pytest.mark.parametrize(("pattern", "reason"), REFUSED, ids=[repr(p) for p, _ in REFUSED])
 def test_refused_patterns_say_why(pattern: str, reason: str) -> None:
-    got = is_portable_pattern(pattern)
+    got = why_pattern_not_portable(pattern)
     assert got is not None, pattern
     assert reason in got
 
@@ -130,7 +130,7 @@ ACCEPTED = [
 
 @pytest.mark.parametrize("pattern", ACCEPTED, ids=repr)
 def test_accepted_patterns(pattern: str) -> None:
-    assert is_portable_pattern(pattern) is None
+    assert why_pattern_not_portable(pattern) is None
     re.compile(pattern)
 
 
@@ -152,13 +152,13 @@ def test_accepted_patterns(pattern: str) -> None:
     ],
 )
 def test_refused_replacements_say_why(replacement: str, groups: int, reason: str) -> None:
-    got = is_portable_replacement(replacement, groups)
+    got = why_replacement_not_portable(replacement, groups)
     assert got is not None and reason in got
 
 
 @pytest.mark.parametrize("replacement", ["", "x", "$1", "$$", "$$1", "($1, $2)", "$1.$2", "$1-$2", "€ $1 😀"])
 def test_accepted_replacements(replacement: str) -> None:
-    assert is_portable_replacement(replacement, 2) is None
+    assert why_replacement_not_portable(replacement, 2) is None
 
 
 def test_replacement_semantics() -> None:
@@ -175,9 +175,9 @@ def test_replacement_semantics() -> None:
 
 
 def test_pair_check_uses_the_patterns_group_count() -> None:
-    assert is_portable(r"f\(([a-z]+)\)", "g($1)") is None
-    assert "has 1 group" in (is_portable(r"f\(([a-z]+)\)", "g($2)") or "")
-    assert "lookaround" in (is_portable(r"(?=a)a", "$1") or "")
+    assert why_not_portable(r"f\(([a-z]+)\)", "g($1)") is None
+    assert "has 1 group" in (why_not_portable(r"f\(([a-z]+)\)", "g($2)") or "")
+    assert "lookaround" in (why_not_portable(r"(?=a)a", "$1") or "")
 
 
 def test_group_count() -> None:
@@ -188,7 +188,7 @@ def test_group_count() -> None:
 @given(st.text(max_size=40))
 @settings(max_examples=500)
 def test_any_string_is_judged_without_raising(pattern: str) -> None:
-    reason = is_portable_pattern(pattern)
+    reason = why_pattern_not_portable(pattern)
     if reason is None:
         compiled = re.compile(pattern)
         assert compiled.match("") is None  # portable patterns never match empty
@@ -199,9 +199,9 @@ def test_any_string_is_judged_without_raising(pattern: str) -> None:
 def test_an_escaped_literal_is_portable_and_matches_only_itself(literal: str) -> None:
     pattern = escape(literal)
     if pattern is None:  # a character no portable pattern spells
-        assert any(is_portable_pattern(ch) is not None for ch in literal if ch not in "\\^$.|?*+()[]{}\t\n\r")
+        assert any(why_pattern_not_portable(ch) is not None for ch in literal if ch not in "\\^$.|?*+()[]{}\t\n\r")
         return
-    assert is_portable_pattern(pattern) is None
+    assert why_pattern_not_portable(pattern) is None
     assert re.fullmatch(pattern, literal) is not None
     # a control character is never in a literal that has a pattern: the copies cannot overlap
     assert replace_all(literal + "\x00" + literal, pattern, "$$") == "$\x00$"
@@ -212,7 +212,7 @@ def test_an_escaped_literal_is_portable_and_matches_only_itself(literal: str) ->
 @example("([a]?)b")
 @settings(max_examples=2000)
 def test_syntax_soup_is_judged_without_raising(pattern: str) -> None:
-    reason = is_portable_pattern(pattern)
+    reason = why_pattern_not_portable(pattern)
     assert reason is None or isinstance(reason, str)
     if reason is None:
         assert re.compile(pattern).match("") is None
@@ -257,7 +257,7 @@ PIECE = st.recursive(
 def portable_patterns(draw: st.DrawFn) -> str:
     # a mandatory literal or class keeps most patterns from matching empty
     pattern = draw(PIECE) + draw(st.one_of(LIT, CLASS))
-    assume(is_portable_pattern(pattern) is None)
+    assume(why_pattern_not_portable(pattern) is None)
     return pattern
 
 
@@ -290,7 +290,7 @@ def cases(draw: st.DrawFn) -> dict[str, str]:
 @settings(max_examples=400, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 def test_generated_patterns_are_portable_and_apply_like_re_sub(case: dict[str, str]) -> None:
     pattern, replacement, text = case["pattern"], case["replacement"], case["text"]
-    assert is_portable(pattern, replacement) is None
+    assert why_not_portable(pattern, replacement) is None
     assert replace_all(text, pattern, replacement) == re.sub(pattern, _python_template(replacement), text)
     for start, end, _ in replace_edits(text, pattern, replacement):
         assert end > start
@@ -321,7 +321,7 @@ def test_a_forbidden_construct_anywhere_is_refused(pattern: str, bad: str, data:
     # insert it at a place between atoms: before the pattern, after it, or as an alternative
     where = data.draw(st.sampled_from(["before", "after", "alternative"]))
     spliced = {"before": bad + pattern, "after": pattern + bad, "alternative": f"(?:{pattern}|{bad}x)"}[where]
-    assert is_portable_pattern(spliced) is not None
+    assert why_pattern_not_portable(spliced) is not None
 
 
 # -- the same cases in other engines --------------------------------------------------------------
@@ -452,6 +452,6 @@ def test_what_is_refused_really_differs_in_ecmascript() -> None:
     ]
     got = _run_node([{"pattern": p, "replacement": r, "text": t} for p, r, t in differing])
     for (pattern, repl, text), engines in zip(differing, got, strict=True):
-        assert is_portable_pattern(pattern) is not None
+        assert why_pattern_not_portable(pattern) is not None
         python = re.sub(pattern, repl.replace("$$", "$"), text)
         assert engines["g"] != python, pattern

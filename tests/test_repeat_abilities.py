@@ -13,7 +13,7 @@ from nextedit.suggest.repeat.model import PastEdit
 from nextedit.suggest.repeat.search_replace import portable_pattern
 from nextedit.suggest.repeat.suggester import RepeatEditSuggester
 from nextedit.suggest.repeat.synthesis import make_rule
-from nextedit.text.portable_regex import is_portable
+from nextedit.text.portable_regex import why_not_portable
 from tests.helpers.repeat import Editor, suggest_context
 from tests.helpers.session import Script
 
@@ -115,7 +115,7 @@ def test_line_rules_keep_relative_indentation_and_reindent_at_the_site() -> None
 def test_a_search_and_replace_pattern_is_portable_or_not_offered() -> None:
     rule = make_rule(["assertEquals(", 0, ", "], ["assertThat(", 0, ").isEqualTo("], ["ident"], 2, 5.0, ())
     found = portable_pattern(rule)
-    assert found is not None and is_portable(*found) is None
+    assert found is not None and why_not_portable(*found) is None
     assert found == ("assertEquals\\(([A-Za-z_][A-Za-z0-9_]*), ", "assertThat($1).isEqualTo(")
     # a repeated hole needs a back-reference, a string hole a negated class: no portable form
     assert portable_pattern(make_rule([0, " == ", 0], ["eq(", 0, ")"], ["ident"], 2, 5.0, ())) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
-from nextedit.text.portable_regex import is_portable, replace_all, replace_edits
+from nextedit.text.portable_regex import replace_all, replace_edits, why_not_portable
 from tests.helpers.repeat import Editor, suggest_context
 
 
@@ -66,7 +66,7 @@ def test_regex_with_groups_when_identifiers_differ() -> None:
     search, replace, is_regex, edits = found
     assert is_regex
     # the subset every client's engine reads alike: $1 groups, no lookaround
-    assert is_portable(search, replace) is None
+    assert why_not_portable(search, replace) is None
     assert "$1" in replace and "\\1" not in replace and "(?" not in search
     changed = [(s, e) for s, e, n in replace_edits(ed.text, search, replace) if ed.text[s:e] != n]
     assert len(changed) == len(edits)  # a client's replace-all changes the sites, nothing else

@@ -55,7 +55,7 @@ from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, T
 from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.syntax.closed_trees import ClosedTrees
 from nextedit.text import Document, PositionEncoding
-from nextedit.text.portable_regex import is_portable
+from nextedit.text.portable_regex import why_not_portable
 
 KINDS = SuggestionKinds(jump=True, search_and_replace=True)
 
@@ -212,7 +212,7 @@ def _judge_placed(
             return Judged(False, JUMP_TO_NO_EXPECTED_LINE, judged.reversal)
         return judged
     if first.kind == "searchAndReplace" and first.is_regex:
-        why = is_portable(first.search or "", first.replace or "")
+        why = why_not_portable(first.search or "", first.replace or "")
         if why is not None:
             return Judged(False, why)
     return judge_edits(doc, first.uri, placed_edits(doc, first, enc), expected, tracker)
@@ -278,7 +278,11 @@ def _judge_candidate(sess: Session, cand: Candidate, expected: list[CpExpected],
         line = doc.line_of(cand.target_cp)
         ok = any(x.uri == cand.uri and line in x.lines for x in expected)
         return Judged(ok, "jump target on an expected line" if ok else "jump elsewhere")
-    if cand.kind == "searchAndReplace" and cand.is_regex and is_portable(cand.search or "", cand.replace or ""):
+    if (
+        cand.kind == "searchAndReplace"
+        and cand.is_regex
+        and why_not_portable(cand.search or "", cand.replace or "") is not None
+    ):
         return Judged(False, "non-portable regex")
     edits = clean_edits(cand, doc.text) or ()
     return judge_edits(doc, cand.uri, [(e.start_cp, e.end_cp, e.new_text) for e in edits], expected, tracker)

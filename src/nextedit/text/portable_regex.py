@@ -58,9 +58,9 @@ __all__ = [
     "check_pattern",
     "escape",
     "check_replacement",
-    "is_portable",
-    "is_portable_pattern",
-    "is_portable_replacement",
+    "why_not_portable",
+    "why_pattern_not_portable",
+    "why_replacement_not_portable",
     "replace_all",
     "replace_edits",
 ]
@@ -411,7 +411,7 @@ def escape(literal: str) -> str | None:
     return "".join(out)
 
 
-def is_portable_pattern(pattern: str) -> str | None:
+def why_pattern_not_portable(pattern: str) -> str | None:
     """``None`` when ``pattern`` reads alike in ECMAScript, Rust, Java and Python, else the reason it does not."""
     try:
         check_pattern(pattern)
@@ -480,7 +480,7 @@ def check_replacement(replacement: str, groups: int = 9) -> list[str | int]:
     return parts
 
 
-def is_portable_replacement(replacement: str, groups: int = 9) -> str | None:
+def why_replacement_not_portable(replacement: str, groups: int = 9) -> str | None:
     """``None`` when ``replacement`` reads alike for a pattern with ``groups`` groups, else the reason."""
     try:
         check_replacement(replacement, groups)
@@ -489,7 +489,7 @@ def is_portable_replacement(replacement: str, groups: int = 9) -> str | None:
     return None
 
 
-def is_portable(pattern: str, replacement: str) -> str | None:
+def why_not_portable(pattern: str, replacement: str) -> str | None:
     """``None`` when the pair reads alike everywhere; else the reason (the pattern's first)."""
     try:
         info = check_pattern(pattern)

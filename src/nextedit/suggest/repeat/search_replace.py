@@ -39,7 +39,7 @@ from nextedit.suggest.repeat.tokens import IDENT, NUMBER
 from nextedit.suggest.suggester import Proposal, SuggestContext
 from nextedit.text import common_affixes
 from nextedit.text.comments import comment_starts
-from nextedit.text.portable_regex import escape, is_portable, replace_edits
+from nextedit.text.portable_regex import escape, replace_edits, why_not_portable
 
 __all__ = [
     "SearchReplaceSuggester",
@@ -122,7 +122,7 @@ def portable_pattern(rule: Rule) -> tuple[str, str] | None:
             return None  # ``$1x`` is group ``1x`` to Rust
         replacement.append(f"${group_of[part]}")
     pattern, replace = "".join(parts), "".join(replacement)
-    if is_portable(pattern, replace) is not None:
+    if why_not_portable(pattern, replace) is not None:
         return None
     return pattern, replace
 
