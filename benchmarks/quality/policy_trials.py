@@ -92,6 +92,8 @@ def fit_listwise(x: np.ndarray, y: np.ndarray, group: np.ndarray, l2: float) -> 
     for a, b in zip(starts, ends, strict=True):
         right = y[a:b].sum()
         keep[a:b] = 0 < right < b - a
+    if not keep.any():
+        raise ValueError("no query has both a right and a wrong candidate: there is no choice to fit")
     x, y, group = x[keep], y[keep], group[keep]
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     which = np.cumsum(np.r_[False, group[1:] != group[:-1]])
