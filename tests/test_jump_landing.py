@@ -56,10 +56,19 @@ def test_an_insertion_lands_where_it_goes() -> None:
     assert landing(TextEditCp(at - 1, at - 1, "\nw = 0"), text) == at - 1
 
 
-def test_a_line_break_the_edit_puts_back_keeps_the_caret_on_its_line() -> None:
+def test_a_line_break_the_edit_keeps_is_passed_over() -> None:
+    """``\ny`` → ``\nw`` changes only the next line."""
     text = "x = 1\ny = 2\n"
     start = text.index("\n")
     assert landing(TextEditCp(start, start + len("\ny"), "\nw"), text) == text.index("y")
+
+
+def test_text_put_in_place_of_a_line_break_lands_on_the_line_it_extends() -> None:
+    """``\ny = 2`` → `` # y gone`` writes onto the end of ``x = 1``."""
+    text = "x = 1\ny = 2\nz = 3\n"
+    start = text.index("\ny")
+    at = landing(TextEditCp(start, start + len("\ny = 2"), " # y gone"), text)
+    assert at == start and line_of(text, at) == "x = 1"
 
 
 @settings(max_examples=300, deadline=None)

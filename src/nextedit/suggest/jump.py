@@ -47,27 +47,28 @@ def needs_jump(candidate: Candidate, context: SuggestContext) -> bool:
 def landing(edit: TextEditCp, text: str) -> int:
     """Where a jump to ``edit`` puts the caret: on the first line it changes.
 
-    That is past what its text and the document's share at its start; for a
-    deletion, as far down as the same deletion can be read (deleting
-    ``}\n\nimpl …\n    }\n`` after an enum's last line removes the same text
-    as deleting ``impl …}\n\n`` from the next non-blank line, which is where
-    the developer sees lines go), at most one deletion's length; and past a
-    line break it removes, onto the next line."""
+    That is past what its text and the document's share at its start. A
+    deletion (nothing left to insert once past that) is read as far down as
+    the same deletion can be, by at most its own length: deleting
+    ``}\n\nimpl …\n    }\n`` after an enum's last line removes the same
+    text as deleting ``impl …}\n\n`` from the next non-blank line, where
+    the developer sees lines go. When it then starts with a line break, the
+    line before is left as it was: the caret goes to the next line."""
     start, end, new = edit.start_cp, edit.end_cp, edit.new_text
     shared = 0
     limit = min(end - start, len(new))
     while shared < limit and text[start + shared] == new[shared]:
         shared += 1
     start += shared
-    new = new[shared:]
-    if not new:
-        stop = end + (end - start)
-        while end < min(stop, len(text)) and text[start] == text[end]:
-            start += 1
-            end += 1
+    if shared < len(new):
+        return start
+    stop = end + (end - start)
+    while end < min(stop, len(text)) and text[start] == text[end]:
+        start += 1
+        end += 1
     for brk in ("\r\n", "\n", "\r"):
         if text.startswith(brk, start) and start + len(brk) <= end:
-            return start + len(brk) if not new.startswith(brk) else start
+            return start + len(brk)
     return start
 
 
