@@ -72,6 +72,29 @@ def _anchor(rule: Rule) -> tuple[str, int, int] | None:
     return found
 
 
+def _pieces(rule: Rule) -> tuple[str, ...] | None:
+    """The literal pieces of the rule's before template, in order, when its
+    regex is made from that template (None: a regex of its own)."""
+    cached = rule.info.get("_pieces")
+    if cached is None:
+        own = rule.own_pattern is not None
+        cached = rule.info["_pieces"] = () if own else tuple(p for p in rule.before if isinstance(p, str) and p)
+    return cached or None
+
+
+def pieces_in_order(text: str, pieces: Sequence[str], start: int, end: int) -> bool:
+    """Each of ``pieces`` stands in ``text[start:end]``, in order and apart:
+    what any match of a template holding them between its holes needs. A
+    few ``str.find`` calls, so that a region where it fails costs no regex
+    (compiling one made of a big example's template costs milliseconds)."""
+    for piece in pieces:
+        at = text.find(piece, start, end)
+        if at < 0:
+            return False
+        start = at + len(piece)
+    return True
+
+
 _TEMPLATE_PIECE = re.compile(r"\\\\|\\g<(\w+)>")
 
 
@@ -129,7 +152,9 @@ def _matches(
     speed), or read from ``anchor_starts`` (every start of it in ``text``,
     from the document's :class:`~nextedit.text.occurrence_index.OccurrenceIndex`,
     which moves them with each edit instead of scanning the file again), and the regex
-    runs only over the lines around each occurrence: the cost is at most one
+    runs only over the lines around each occurrence, and only where the
+    template's literal pieces stand there in order (:func:`pieces_in_order`;
+    a rule whose regions all fail is never compiled): the cost is at most one
     scan plus the number of occurrences (capped), never a Python loop over
     the file."""
     anchor = _anchor(rule)
@@ -143,6 +168,7 @@ def _matches(
     lit, nl_before, nl_after = anchor
     find = _anchor_finder(text, lit, anchor_starts)
     plain = rule.plain_literal
+    pieces = _pieces(rule) if plain is None else None
     last_end = start
     last_region = (-1, -1)
     hits = 0
@@ -157,11 +183,13 @@ def _matches(
             scan.complete = False
         elif region != last_region:
             last_region = region
-            found = (
-                _literal_finditer(text, plain, max(region[0], last_end), region[1])
-                if plain is not None
-                else rule.regex.finditer(text, max(region[0], last_end), region[1])
-            )
+            window = (max(region[0], last_end), region[1])
+            if plain is not None:
+                found: Iterable[_Match] = _literal_finditer(text, plain, *window)
+            elif pieces is None or pieces_in_order(text, pieces, *window):
+                found = rule.regex.finditer(text, *window)
+            else:
+                found = ()
             for m in found:
                 if m.start() < last_end:
                     continue
