@@ -1,0 +1,126 @@
+"""The slowest suggests of recorded traces, in process, and what they spend.
+
+Replays nes-trace/1 files through :class:`nextedit.session.Session` as
+``benchmarks/quality/replay_inprocess.py`` does (the bench's client
+behaviour), times every ``Session.suggest`` (this process's CPU time), and
+counts the template regexes the repeat suggester compiled per trace file
+(``repeat.model._compile``'s cache misses, the cache cleared per file).
+Prints one row per file and the slowest suggests with their trace and query.
+``--profile TRACE QUERY`` prints a cProfile of that one query's suggest
+instead, sorted by ``--sort``: where a slow suggest's time goes.
+
+    python benchmarks/perf/trace_tail.py ../shared/traces/mined/*.jsonl.gz ../shared/traces/train/*.jsonl.gz --jobs 2
+    python benchmarks/perf/trace_tail.py ../shared/traces/train/zod.jsonl.gz \\
+        --profile "zod@7391be88ac:packages/docs/components/bronze.tsx:file" 2
+
+CPU time in process leaves out the transport and counts the garbage
+collector's pauses where they fall; compare versions side by side, and over
+stdio (``nextedit bench --json``) before recording a latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import multiprocessing
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "quality"))
+
+import replay_inprocess  # noqa: E402
+
+from nextedit.session import Session  # noqa: E402
+from nextedit.suggest.repeat import model  # noqa: E402
+
+# the suggests of the file being replayed: (trace, query, cpu ms)
+_TIMED: list[tuple[str, int, float]] = []
+_CURRENT: dict[str, Any] = {}
+
+
+def _timed_query(sess: Session, trace: str, repo: str, q: Any, qn: int, *rest: Any) -> dict[str, Any]:
+    _CURRENT.update(trace=trace, query=qn)
+    return _original_query(sess, trace, repo, q, qn, *rest)
+
+
+def _timed_suggest(self: Session, *args: Any, **kwargs: Any) -> Any:
+    start = time.process_time()
+    try:
+        return _original_suggest(self, *args, **kwargs)
+    finally:
+        _TIMED.append((_CURRENT.get("trace", "?"), _CURRENT.get("query", 0), (time.process_time() - start) * 1e3))
+
+
+_original_query = replay_inprocess._query
+_original_suggest = Session.suggest
+
+
+def replay(path: str) -> tuple[str, int, list[tuple[str, int, float]]]:
+    """``(file, regexes compiled, every suggest's (trace, query, cpu ms))``: a
+    jump's follow-up request counts under its query as a second suggest."""
+    replay_inprocess._query = _timed_query  # type: ignore[assignment]
+    Session.suggest = _timed_suggest  # type: ignore[method-assign]
+    _TIMED.clear()
+    model._compile.cache_clear()
+    replay_inprocess.replay_file(path)
+    return Path(path).name, model._compile.cache_info().misses, list(_TIMED)
+
+
+def profile(path: str, trace: str, query: int, sort: str) -> None:
+    """Print a cProfile of ``trace``'s ``query``-th query (its first suggest)."""
+
+    def one(sess: Session, tr: str, repo: str, q: Any, qn: int, *rest: Any) -> dict[str, Any]:
+        if (tr, qn) != (trace, query):
+            return _original_query(sess, tr, repo, q, qn, *rest)
+        prof = cProfile.Profile()
+        start = time.process_time()
+        prof.enable()
+        try:
+            return _original_query(sess, tr, repo, q, qn, *rest)
+        finally:
+            prof.disable()
+            print(f"{trace} query {query}: {(time.process_time() - start) * 1e3:.1f} ms CPU (profiled)")
+            pstats.Stats(prof).sort_stats(sort).print_stats(30)
+            raise SystemExit(0)
+
+    replay_inprocess._query = one  # type: ignore[assignment]
+    replay_inprocess.replay_file(path)
+    print(f"no query {query} in trace {trace!r} of {path}", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("traces", nargs="+")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--slowest", type=int, default=15, help="how many of the slowest suggests to list")
+    parser.add_argument("--profile", nargs=2, metavar=("TRACE", "QUERY"), help="profile one query instead")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats sort key)")
+    args = parser.parse_args(argv)
+    if args.profile:
+        trace, query = args.profile
+        for path in args.traces:
+            profile(path, trace, int(query), args.sort)
+        return 1
+    with multiprocessing.Pool(args.jobs) as pool:
+        results = pool.map(replay, args.traces)
+    every: list[tuple[float, str, int]] = []
+    print(f"{'trace file':<22} {'suggests':>8} {'regexes compiled':>16} {'CPU p50 ms':>10} {'p99 ms':>8} {'max ms':>8}")
+    for name, compiled, timed in results:
+        ms = sorted(t[2] for t in timed)
+        every += [(t[2], t[0], t[1]) for t in timed]
+        if ms:
+            p50, p99 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            print(f"{name:<22} {len(ms):>8} {compiled:>16} {p50:>10.2f} {p99:>8.2f} {ms[-1]:>8.1f}")
+    print(f"{'total':<22} {len(every):>8} {sum(r[1] for r in results):>16}")
+    print(f"\nthe {args.slowest} slowest suggests (CPU ms, trace, query):")
+    for cpu, trace, query in sorted(every, reverse=True)[: args.slowest]:
+        print(f"{cpu:8.1f}  {trace}  {query}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
