@@ -14,6 +14,7 @@ from __future__ import annotations
 from nextedit.suggest.filters import change_key
 from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
+from nextedit.text.affixes import common_prefix_len
 
 __all__ = ["FAR_LINES", "plan", "needs_jump"]
 
@@ -55,17 +56,13 @@ def landing(edit: TextEditCp, text: str) -> int:
     the developer sees lines go. When it then starts with a line break, the
     line before is left as it was: the caret goes to the next line."""
     start, end, new = edit.start_cp, edit.end_cp, edit.new_text
-    shared = 0
-    limit = min(end - start, len(new))
-    while shared < limit and text[start + shared] == new[shared]:
-        shared += 1
+    shared = common_prefix_len(text[start:end], new)
     start += shared
     if shared < len(new):
         return start
-    stop = end + (end - start)
-    while end < min(stop, len(text)) and text[start] == text[end]:
-        start += 1
-        end += 1
+    # the deletion reads the same shifted by k while the k characters after it repeat its first k
+    shift = common_prefix_len(text[start:end], text[end : end + (end - start)])
+    start, end = start + shift, end + shift
     for brk in ("\r\n", "\n", "\r"):
         if text.startswith(brk, start) and start + len(brk) <= end:
             return start + len(brk)
