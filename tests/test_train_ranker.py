@@ -45,7 +45,7 @@ def test_repository_weights_give_each_repository_the_same_total() -> None:
 
 def test_the_repository_with_more_rows_no_longer_decides_what_a_feature_means() -> None:
     rows, x, y = _two_repositories(big=800, small=200)
-    pool = train_ranker.fitting_set(rows, x, y, None)
+    pool = train_ranker.fitting_pool(rows, x, y, None)
     per_candidate = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting("none"))
     balanced = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting("repository"))
     assert per_candidate.coef is not None and balanced.coef is not None
@@ -69,7 +69,7 @@ def test_held_out_rows_and_extra_rows_join_the_fit_by_repository() -> None:
     rows, x, y = _two_repositories(big=8, small=4)
     extra_rows = [{"repo": "small", "vector": {"f": 1.0}, "correct": True}]
     extra = (extra_rows, train_ranker.design(extra_rows, ["f"]), np.array([1.0]))
-    pool = train_ranker.fitting_set(rows, x, y, extra, without="big")
+    pool = train_ranker.fitting_pool(rows, x, y, extra).without("big")
     assert list(pool.repos) == ["small"] * 5
     assert len(pool.x) == len(pool.y) == len(pool.first) == 5
 
@@ -102,7 +102,7 @@ def test_leaning_on_first_ranked_candidates_fits_what_holds_where_the_answer_is_
         rows.append({"repo": "r", "vector": {"f": float(feature)}, "correct": right, "rank": 0 if first else 1})
         labels.append(1.0 if right else 0.0)
     x, y = train_ranker.design(rows, ["f"]), np.array(labels)
-    pool = train_ranker.fitting_set(rows, x, y, None)
+    pool = train_ranker.fitting_pool(rows, x, y, None)
     even = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting())
     leaning = pool.fit(["f"], "logistic", 1.0, train_ranker.Weighting(first_weight=6.0))
     assert even.coef is not None and leaning.coef is not None

@@ -373,17 +373,6 @@ def fitting_pool(
     )
 
 
-def fitting_set(
-    rows: list[dict],
-    x: np.ndarray,
-    y: np.ndarray,
-    extra: tuple[list[dict], np.ndarray, np.ndarray] | None,
-    without: str | None = None,
-) -> FitRows:
-    """The rows (and ``extra`` rows) of every repository but ``without``."""
-    return fitting_pool(rows, x, y, extra).without(without)
-
-
 @dataclass
 class Recorded:
     """A replay's recorded queries and candidates, as a fit reads them."""
