@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nextedit.suggest.line_deletions import whole_line_deletions
-from nextedit.suggest.model import SuggestionKinds, SuggestRequest, TextEditCp
+from nextedit.suggest.model import SuggestionKinds, TextEditCp
 from nextedit.suggest.repeat.search_replace import expand
 from tests.helpers.session import Script
 
@@ -124,15 +124,10 @@ def test_a_search_and_replace_keeps_the_edits_its_search_makes() -> None:
     s.session.kinds = SuggestionKinds(jump=True, search_and_replace=True)
     s.change("    app = flask.Flask(__name__)\n", "")
     s.change("    app = flask.Flask(__name__)\n", "")
-    doc = s.session.documents[s.uri].document
-    ranking = s.session.engine.rank(
-        s.session, SuggestRequest(s.uri, doc.version, s.cursor), s.session.kinds, frozenset()
-    )
-    replacing = [c for c in ranking.candidates if c.kind == "searchAndReplace"]
+    text, ranked = s.text, s.ranked()
+    replacing = [c for c in ranked if c.kind == "searchAndReplace"]
     assert replacing
     for c in replacing:
         assert c.search is not None and c.replace is not None
-        assert list(c.edits) == list(expand(doc.text, c.search, c.replace, c.is_regex))
-    assert all(
-        doc.text[e.start_cp : e.end_cp].endswith("\n") for c in ranking.candidates if c.kind == "edit" for e in c.edits
-    )
+        assert list(c.edits) == list(expand(text, c.search, c.replace, c.is_regex))
+    assert all(text[e.start_cp : e.end_cp].endswith("\n") for c in ranked if c.kind == "edit" for e in c.edits)

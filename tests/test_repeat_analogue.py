@@ -90,13 +90,7 @@ def test_two_analogous_edits_are_two_examples_of_one_rule_in_the_engine() -> Non
     applied = script.applied("repeat", "analogue")
     assert any("jv binop_divide(jv a, jv b) {\n  return a;" in t and "f_divide" not in t for t in applied)
     assert any("jv binop_mod(jv a, jv b) {\n  return a;" in t and "f_mod" not in t for t in applied)
-    doc = script.session.documents[script.uri].document
-    from nextedit.suggest.model import SuggestRequest
-
-    ranking = script.session.engine.rank(
-        script.session, SuggestRequest(script.uri, doc.version, script.cursor), script.session.kinds, frozenset()
-    )
-    analogues = [c for c in ranking.candidates if c.features.family == "analogue"]
+    analogues = [c for c in script.ranked() if c.features.family == "analogue"]
     assert analogues and all(c.features.examples == 2 for c in analogues)
 
 

@@ -9,7 +9,7 @@ new identifier, and applies what came back.
 from __future__ import annotations
 
 from nextedit.session import PlacedSuggestion, Session
-from nextedit.suggest.model import SuggestionKinds, SuggestRequest
+from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest
 from nextedit.text import Document, Position, PositionEncoding, Range, TextChange
 
 
@@ -109,29 +109,28 @@ class Script:
         self.session.did_change(self.uri, doc.version + 1, [TextChange(rng, new)])
         self.cursor = start + len(new)
 
+    def ranked(self) -> tuple[Candidate, ...]:
+        """Every candidate the engine ranks at the cursor (before the threshold)."""
+        doc = self.session.documents[self.uri].document
+        request = SuggestRequest(self.uri, doc.version, self.cursor)
+        return self.session.engine.rank(self.session, request, self.session.kinds, frozenset()).candidates
+
     def changes(self) -> list[tuple[str, str, str, str]]:
         """``(suggester, family, text replaced, new text)`` of every ranked candidate."""
-        doc = self.session.documents[self.uri].document
-        ranking = self.session.engine.rank(
-            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
-        )
+        text = self.text
         return [
-            (c.suggester, c.features.family, doc.text[e.start_cp : e.end_cp], e.new_text)
-            for c in ranking.candidates
+            (c.suggester, c.features.family, text[e.start_cp : e.end_cp], e.new_text)
+            for c in self.ranked()
             for e in c.edits[:1]
         ]
 
     def applied(self, suggester: str, family: str | None = None) -> list[str]:
         """The text after each candidate of ``suggester`` (and ``family``), applied alone."""
-        doc = self.session.documents[self.uri].document
-        ranking = self.session.engine.rank(
-            self.session, SuggestRequest(self.uri, doc.version, self.cursor), self.session.kinds, frozenset()
-        )
         out = []
-        for c in ranking.candidates:
+        for c in self.ranked():
             if c.suggester != suggester or (family is not None and c.features.family != family):
                 continue
-            text = doc.text
+            text = self.text
             for e in sorted(c.edits, key=lambda e: e.start_cp, reverse=True):
                 text = text[: e.start_cp] + e.new_text + text[e.end_cp :]
             out.append(text)
