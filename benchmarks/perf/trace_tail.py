@@ -69,12 +69,16 @@ def replay(path: str) -> tuple[str, int, list[tuple[str, int, float]]]:
     return Path(path).name, model._compile.cache_info().misses, list(_TIMED)
 
 
-def profile(path: str, trace: str, query: int, sort: str) -> None:
-    """Print a cProfile of ``trace``'s ``query``-th query (its first suggest)."""
+def profile(path: str, trace: str, query: int, sort: str) -> bool:
+    """Print a cProfile of ``trace``'s ``query``-th query (its first suggest);
+    False when ``path`` does not hold it."""
+    found = False
 
     def one(sess: Session, tr: str, repo: str, q: Any, qn: int, *rest: Any) -> dict[str, Any]:
+        nonlocal found
         if (tr, qn) != (trace, query):
             return _original_query(sess, tr, repo, q, qn, *rest)
+        found = True
         prof = cProfile.Profile()
         start = time.process_time()
         prof.enable()
@@ -84,12 +88,10 @@ def profile(path: str, trace: str, query: int, sort: str) -> None:
             prof.disable()
             print(f"{trace} query {query}: {(time.process_time() - start) * 1e3:.1f} ms CPU (profiled)")
             pstats.Stats(prof).sort_stats(sort).print_stats(30)
-            raise SystemExit(0)
 
     replay_inprocess._query = one  # type: ignore[assignment]
     replay_inprocess.replay_file(path)
-    print(f"no query {query} in trace {trace!r} of {path}", file=sys.stderr)
-    raise SystemExit(1)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.profile:
         trace, query = args.profile
-        for path in args.traces:
-            profile(path, trace, int(query), args.sort)
+        if any(profile(path, trace, int(query), args.sort) for path in args.traces):
+            return 0
+        print(f"no query {query} in trace {trace!r}", file=sys.stderr)
         return 1
     with multiprocessing.Pool(args.jobs) as pool:
         results = pool.map(replay, args.traces)
