@@ -9,7 +9,7 @@ import pytest
 from nextedit.session import Session
 from nextedit.suggest import filters
 from nextedit.suggest.engine import SUGGESTERS, SuggestionEngine, fit_kinds
-from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, TextEditCp
+from nextedit.suggest.model import Candidate, SilenceReason, SuggestionKinds, SuggestRequest, TextEditCp
 from nextedit.suggest.rank import Ranker
 from nextedit.suggest.rename.suggester import RenameSuggester
 from nextedit.suggest.suggester import SuggestContext, Suggester
@@ -80,6 +80,28 @@ def test_filters_drop_rejected_whitespace_noop_outside_and_overlap():
     session = session_with(text, [Fixed("fixed", list(cases.values()))])
     session._rejected.add("gone")
     assert ask(session) == []
+
+
+def test_an_offered_edit_is_sent_in_order_without_its_no_ops():
+    text = "a = 1\nb = 2\nc = 3\n"
+    # given out of order, with one edit that leaves its text as it is
+    given = candidate([(16, 17, "9"), (4, 5, "1"), (10, 11, "8")], fingerprint="mixed")
+    session = session_with(text, [Fixed("fixed", [given])])
+    out = ask(session)
+    assert len(out) == 1
+    assert [(e.range.start.line, e.new_text) for e in out[0].edits] == [(1, "8"), (2, "9")]
+    assert apply_edits_to(text, out[0], session.encoding) == "a = 1\nb = 8\nc = 9\n"
+
+
+def test_screen_hands_back_the_cleaned_candidate_or_why_it_goes():
+    session = session_with("a = 1\nb = 2\n", [])
+    state = session.documents[URI]
+    context = SuggestContext.for_request(session, SuggestRequest(URI, 1, 0), state, SuggestionKinds(), frozenset())
+    kept = filters.screen(candidate([(10, 11, "3"), (4, 5, "1")]), context, set())
+    assert isinstance(kept, Candidate) and kept.edits == (TextEditCp(10, 11, "3"),)
+    assert filters.screen(candidate([(4, 5, "1")]), context, set()) == filters.NO_OP
+    assert filters.screen(candidate([(4, 5, "2")], fingerprint="gone"), context, {"gone"}) == filters.REJECTED
+    assert filters.check(candidate([(4, 5, "2")]), context, set()) is None
 
 
 def test_reversal_of_typed_text_is_filtered():

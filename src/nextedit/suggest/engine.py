@@ -216,17 +216,16 @@ class SuggestionEngine:
         removals = line_removals(context)
         for candidate in proposed:
             candidate = widen_line_deletions(candidate, context, removals)
-            why = filters.check(candidate, context, rejected)
-            if why is not None:
-                notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered ({why})")
+            screened = filters.screen(candidate, context, rejected)
+            if isinstance(screened, str):
+                notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered ({screened})")
                 continue
-            target = workspace.get(candidate.uri)
-            assert target is not None  # filters.check dropped candidates for documents not open
+            target = workspace.get(screened.uri)
+            assert target is not None  # filters.screen dropped candidates for documents not open
             if not self.watches(target):
                 notes.append(f"{candidate.suggester}: {candidate.fingerprint} filtered (language not watched)")
                 continue
-            edits = filters.clean_edits(candidate, target.document.text) or ()
-            kept.append(dataclasses.replace(candidate, edits=edits))
+            kept.append(screened)
         if not kept:
             return Ranking(context, (), SilenceReason.FILTERED, tuple(notes))
         kept = _with_support(kept)

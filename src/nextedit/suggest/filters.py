@@ -1,7 +1,8 @@
 """Filters: the things the engine never suggests, whatever a suggester says.
 
-Owns :func:`check` (why a candidate must go, or ``None``) and
-:func:`clean_edits` (the candidate's edits sorted, without no-ops). Never:
+Owns :func:`screen` (the candidate with its edits cleaned, or why it must
+go), :func:`check` (only the why) and :func:`clean_edits` (the candidate's
+edits sorted, without no-ops). Never:
 
 - a candidate whose fingerprint the developer rejected (fingerprints name the
   change, not its offsets, so a rejection survives later edits), or another
@@ -27,6 +28,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -50,6 +52,7 @@ __all__ = [
     "is_reversal",
     "reverses",
     "rule_key",
+    "screen",
 ]
 
 REJECTED = "rejected"
@@ -102,6 +105,14 @@ def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | Non
 
 def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> str | None:
     """Why ``candidate`` must not be offered, or ``None`` when it may."""
+    screened = screen(candidate, context, rejected)
+    return screened if isinstance(screened, str) else None
+
+
+def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> Candidate | str:
+    """``candidate`` with its edits cleaned (:func:`clean_edits`) when it may
+    be offered; otherwise why not (one of this module's reasons). The edits
+    are cleaned once, here, for the checks and for whoever offers it."""
     if candidate.fingerprint and candidate.fingerprint in rejected:
         return REJECTED
     dismissed_at = context.rejected_rules.get(rule_key(candidate.fingerprint))
@@ -113,7 +124,9 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
     text = state.document.text
     if candidate.kind == "jump":
         target = candidate.target_cp
-        return OUTSIDE if target is None or not 0 <= target <= len(text) else None
+        if target is None or not 0 <= target <= len(text):
+            return OUTSIDE
+        return dataclasses.replace(candidate, edits=clean_edits(candidate, text) or ())
     edits = clean_edits(candidate, text)
     if edits is None:
         return OUTSIDE
@@ -128,7 +141,7 @@ def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str
         return WHITESPACE
     if reverses(context, candidate.uri, edits):
         return REVERSAL
-    return None
+    return candidate if edits == candidate.edits else dataclasses.replace(candidate, edits=edits)
 
 
 def reverses(context: SuggestContext, uri: str, edits: Sequence[TextEditCp]) -> bool:
