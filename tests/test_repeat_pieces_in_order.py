@@ -100,7 +100,9 @@ def test_a_big_template_is_not_compiled_where_its_pieces_are_not_in_order() -> N
     model._compile.cache_clear()
     assert list(_matches(text, rule, _Scan())) == []
     assert model._compile.cache_info().misses == 0
-    # where three entries of the template's shape do stand in a row, it is built and matches
+    # where three entries of the template's shape do stand in a row, it
+    # matches; its string holes each end at a quote, so it is walked
+    # (template_walk), still not compiled
     text = "const sponsors = [\n" + "".join(entry.format(f"'s{i}'", f"'l{i}'", f"'u{i}'") for i in range(3)) + "];\n"
     assert len(list(_matches(text, rule, _Scan()))) == 1
-    assert model._compile.cache_info().misses == 1
+    assert model._compile.cache_info().misses == 0

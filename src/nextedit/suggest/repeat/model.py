@@ -122,6 +122,11 @@ def _render(parts: Sequence[str | int], kinds: Sequence[str]) -> str:
     return "".join(p if isinstance(p, str) else f"<{kinds[p]}{p}>" for p in parts)
 
 
+def hole_pattern(kind: str) -> str:
+    """The regex a hole of ``kind`` (``IDENT``, ``NUMBER``, ``STRING``) is compiled to."""
+    return _HOLE_PATTERNS[kind]
+
+
 def _boundary_left(first: str) -> str:
     return r"(?<![\w])" if first and lexical.is_plain_word_char(first[0]) else ""
 

@@ -1,8 +1,9 @@
 """Repeated-edit sites: where a rule's before side matches, and whether the match sits in the example's context.
 
 Owns the site search: the rule's longest literal piece is located with
-``str.find`` (C speed) and the regex runs only over the lines around each
-occurrence; lines longer than ``_MAX_REGION_CHARS`` are skipped and
+``str.find`` (C speed) and the regex (or a walk of the template,
+:mod:`~nextedit.suggest.repeat.template_walk`) runs only over the lines
+around each occurrence; lines longer than ``_MAX_REGION_CHARS`` are skipped and
 occurrences capped (the scan is then incomplete); a match is a site when its
 rewrite changes the text and the after state is not already there. Also the
 syntactic context of a span (:func:`node_category`) and the filter that
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
 from nextedit.suggest.repeat.replay import Replay
+from nextedit.suggest.repeat.template_walk import WalkMatch, walk_finditer, walk_plan
 from nextedit.suggest.repeat.text import align_lines, without_trailing_blanks
 from nextedit.text import common_affixes
 from nextedit.text.lines import lines_back, lines_forward
@@ -154,7 +156,9 @@ def _matches(
     which moves them with each edit instead of scanning the file again), and the regex
     runs only over the lines around each occurrence, and only where the
     template's literal pieces stand there in order (:func:`pieces_in_order`;
-    a rule whose regions all fail is never compiled): the cost is at most one
+    a rule whose regions all fail is never compiled). A template that reads
+    one way only is walked instead of compiled
+    (:mod:`~nextedit.suggest.repeat.template_walk`). The cost is at most one
     scan plus the number of occurrences (capped), never a Python loop over
     the file."""
     anchor = _anchor(rule)
@@ -168,6 +172,7 @@ def _matches(
     lit, nl_before, nl_after = anchor
     find = _anchor_finder(text, lit, anchor_starts)
     plain = rule.plain_literal
+    walk = walk_plan(rule) if plain is None else None
     pieces = _pieces(rule) if plain is None else None
     last_end = start
     last_region = (-1, -1)
@@ -186,10 +191,12 @@ def _matches(
             window = (max(region[0], last_end), region[1])
             if plain is not None:
                 found: Iterable[_Match] = _literal_finditer(text, plain, *window)
-            elif pieces is None or pieces_in_order(text, pieces, *window):
-                found = rule.regex.finditer(text, *window)
-            else:
+            elif pieces is not None and not pieces_in_order(text, pieces, *window):
                 found = ()
+            elif walk is not None:
+                found = walk_finditer(text, rule, walk, *window)
+            else:
+                found = rule.regex.finditer(text, *window)
             for m in found:
                 if m.start() < last_end:
                     continue
@@ -243,8 +250,8 @@ class _LiteralMatch:
         return re.compile(re.escape(self.group())).match(self.group()).expand(template)  # type: ignore[union-attr]
 
 
-# a regex match, or a literal one found without a regex
-_Match = re.Match[str] | _LiteralMatch
+# a regex match, or one found without a regex: a literal's, a template walk's
+_Match = re.Match[str] | _LiteralMatch | WalkMatch
 
 
 def literal_matches(text: str, literal: str) -> Iterator[_LiteralMatch]:
