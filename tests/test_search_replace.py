@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nextedit.suggest.model import SilenceReason, SuggestionKinds
+from nextedit.suggest.repeat.model import _compile
 from nextedit.suggest.repeat.search_replace import SearchReplaceSuggester, expand, search_replace_for
 from nextedit.text.portable_regex import replace_all, replace_edits, why_not_portable
 from tests.helpers.repeat import Editor, suggest_context
@@ -31,10 +32,13 @@ def test_literal_search_and_replace_expands_to_exactly_the_sites() -> None:
     ed.change("MESSAGES.store(yes, Ordering::SeqCst)", "MESSAGES.store(yes, Ordering::Relaxed)")
     proposals = ed.suggest()
     assert proposals and proposals[0].rule.evidence == 2
+    asked = _compile.cache_info()
     found = search_replace_for(ed.text, proposals[0])
     assert found is not None
     search, replace, is_regex, edits = found
     assert not is_regex
+    now = _compile.cache_info()  # a literal is searched as text: its regex is never built
+    assert now.hits + now.misses == asked.hits + asked.misses
     assert "SeqCst" in search and "Relaxed" in replace
     # a client replacing every match gets exactly the sites, nothing else
     assert expand(ed.text, search, replace, is_regex) == edits

@@ -133,7 +133,9 @@ def search_replace_for(text: str, proposal: RuleProposal) -> tuple[str, str, boo
         return None
     wanted = _site_edits(proposal.sites)
     rule = proposal.rule
-    if rule.literal and not rule.regex.pattern.startswith("(?m)"):
+    # a literal rule, unless it is a line rule whose own regex reads lines ("(?m)"):
+    # asked of the rule's source, as compiling a pattern costs more than the search
+    if rule.literal and not (rule.own_pattern or "").startswith("(?m)"):
         search, replace = rule.before_text, rule.after_text
         if search:
             got = expand(text, search, replace, False, len(wanted))
