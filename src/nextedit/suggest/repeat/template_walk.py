@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from nextedit.suggest.repeat.model import Rule, hole_pattern, literal_boundaries
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 
-__all__ = ["WalkMatch", "walk_finditer", "walk_plan"]
+__all__ = ["WalkMatch", "WalkPlan", "walk_finditer", "walk_plan"]
 
 _WORD_CHAR = re.compile(r"\w")
 
