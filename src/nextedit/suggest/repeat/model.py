@@ -149,16 +149,17 @@ def _compile(before: tuple[str | int, ...], kinds: tuple[str, ...]) -> re.Patter
         if isinstance(part, str):
             parts.append(re.escape(part))
         elif part in seen:
-            parts.append(f"(?P={_gname(part)})")
+            parts.append(f"(?P={group_name(part)})")
         else:
             seen.add(part)
-            parts.append(f"(?P<{_gname(part)}>{_HOLE_PATTERNS[kinds[part]]})")
+            parts.append(f"(?P<{group_name(part)}>{_HOLE_PATTERNS[kinds[part]]})")
     first = before[0] if before and isinstance(before[0], str) else "a"
     last = before[-1] if before and isinstance(before[-1], str) else "a"
     return re.compile(_boundary_left(first) + "".join(parts) + _boundary_right(last))
 
 
-def _gname(i: int) -> str:
+def group_name(i: int) -> str:
+    """The regex group of hole ``i`` (in the before pattern and the replacement)."""
     return f"h{i}"
 
 
@@ -168,7 +169,7 @@ def _replacement(after: Sequence[str | int]) -> str:
         if isinstance(part, str):
             out.append(part.replace("\\", "\\\\"))
         else:
-            out.append(f"\\g<{_gname(part)}>")
+            out.append(f"\\g<{group_name(part)}>")
     return "".join(out)
 
 

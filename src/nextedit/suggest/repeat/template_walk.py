@@ -39,7 +39,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from nextedit.suggest.repeat.model import Rule, hole_pattern, literal_boundaries
+from nextedit.suggest.repeat.model import Rule, group_name, hole_pattern, literal_boundaries
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 
 __all__ = ["WalkMatch", "WalkPlan", "walk_finditer", "walk_plan"]
@@ -105,7 +105,7 @@ def _plan(rule: Rule) -> WalkPlan | None:
         if isinstance(part, str):
             parts.append(part)
             continue
-        name = f"h{part}"
+        name = group_name(part)
         if part in seen:
             parts.append((name,))
             continue
