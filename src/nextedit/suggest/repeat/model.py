@@ -141,6 +141,20 @@ def literal_boundaries(literal: str) -> tuple[bool, bool]:
     return bool(_boundary_left(literal)), bool(_boundary_right(literal))
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
+def stands_apart(text: str, start: int, end: int, endpos: int, left: bool, right: bool) -> bool:
+    """Whether ``text[start:end]`` meets the word-boundary assertions a
+    compiled pattern makes before (``left``) and after (``right``) it
+    (:func:`literal_boundaries`), in a search of ``text`` up to ``endpos``,
+    as ``re`` reads them: the one before looks behind the search's start,
+    the one after treats ``endpos`` as the end."""
+    return (not left or start == 0 or not _WORD_CHAR.match(text, start - 1)) and (
+        not right or end == endpos or not _WORD_CHAR.match(text, end)
+    )
+
+
 @functools.lru_cache(maxsize=1024)
 def _compile(before: tuple[str | int, ...], kinds: tuple[str, ...]) -> re.Pattern[str]:
     seen: set[int] = set()

@@ -23,7 +23,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries
+from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries, stands_apart
 from nextedit.suggest.repeat.replay import Replay
 from nextedit.suggest.repeat.template_walk import WalkMatch, walk_finditer, walk_plan
 from nextedit.suggest.repeat.text import align_lines, without_trailing_blanks
@@ -223,9 +223,6 @@ def _anchor_finder(text: str, literal: str, starts: Sequence[int] | None) -> Cal
     return at_or_after
 
 
-_WORD_CHAR = re.compile(r"\w")
-
-
 class _LiteralMatch:
     """A match of a literal pattern found with ``str.find``: the part of
     ``re.Match`` the site search reads."""
@@ -270,9 +267,7 @@ def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterato
     q = text.find(literal, pos, endpos)
     while q >= 0:
         end = q + n
-        if (not left or q == 0 or not _WORD_CHAR.match(text, q - 1)) and (
-            not right or end == endpos or not _WORD_CHAR.match(text, end)
-        ):
+        if stands_apart(text, q, end, endpos, left, right):
             yield _LiteralMatch(text, q, end)
             q = text.find(literal, end, endpos)
         else:

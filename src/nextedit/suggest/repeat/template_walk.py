@@ -39,12 +39,11 @@ import functools
 import re
 from collections.abc import Iterator
 
-from nextedit.suggest.repeat.model import Rule, group_name, hole_pattern, literal_boundaries
+from nextedit.suggest.repeat.model import Rule, group_name, hole_pattern, literal_boundaries, stands_apart
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
+from nextedit.text.lexical import is_plain_word_char
 
 __all__ = ["WalkMatch", "WalkPlan", "walk_finditer", "walk_plan"]
-
-_WORD_CHAR = re.compile(r"\w")
 
 
 @functools.cache
@@ -77,7 +76,7 @@ def _ends_alone(kind: str, following: str | int | None) -> bool:
         return True  # a quote closes it: the first one not escaped
     if following is None:
         return True  # the template ends with "no word character after": only the longest match has none
-    if not isinstance(following, str) or _WORD_CHAR.match(following, 0):
+    if not isinstance(following, str) or is_plain_word_char(following[0]):
         return False
     if kind == IDENT:
         return True
@@ -169,8 +168,6 @@ def walk_finditer(text: str, rule: Rule, plan: WalkPlan, pos: int, endpos: int) 
 
 def _walk(text: str, plan: WalkPlan, start: int, endpos: int) -> tuple[int, dict[str, str]] | None:
     """Where the template's one reading from ``start`` ends, and its holes' texts; None when it does not match."""
-    if plan.left and start > 0 and _WORD_CHAR.match(text, start - 1):
-        return None
     groups: dict[str, str] = {}
     at = start
     for part in plan.parts:
@@ -190,6 +187,6 @@ def _walk(text: str, plan: WalkPlan, start: int, endpos: int) -> tuple[int, dict
             if not text.startswith(seen, at, endpos):
                 return None
             at += len(seen)
-    if plan.right and at < endpos and _WORD_CHAR.match(text, at):
+    if not stands_apart(text, start, at, endpos, plan.left, plan.right):
         return None
     return at, groups
