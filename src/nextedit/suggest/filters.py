@@ -126,7 +126,7 @@ def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[st
         target = candidate.target_cp
         if target is None or not 0 <= target <= len(text):
             return OUTSIDE
-        return dataclasses.replace(candidate, edits=clean_edits(candidate, text) or ())
+        return _with_edits(candidate, clean_edits(candidate, text) or ())
     edits = clean_edits(candidate, text)
     if edits is None:
         return OUTSIDE
@@ -141,6 +141,11 @@ def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[st
         return WHITESPACE
     if reverses(context, candidate.uri, edits):
         return REVERSAL
+    return _with_edits(candidate, edits)
+
+
+def _with_edits(candidate: Candidate, edits: tuple[TextEditCp, ...]) -> Candidate:
+    """``candidate`` with ``edits`` (itself when they are its own: no copy)."""
     return candidate if edits == candidate.edits else dataclasses.replace(candidate, edits=edits)
 
 
