@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nextedit.suggest.repeat.model import _compile, make_rule
+from nextedit.suggest.repeat.model import _compile, group_name, make_rule
 from nextedit.suggest.repeat.sites import find_sites
 from nextedit.suggest.repeat.template_walk import walk_finditer, walk_plan
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
@@ -65,17 +65,15 @@ def texts_with(draw: st.DrawFn, template: tuple[list[str | int], list[str]]) -> 
 
 
 def _regex_matches(rule, text: str, pos: int, endpos: int) -> list[tuple[int, int, dict[str, str]]]:
-    return [
-        (m.start(), m.end(), {k: v for k, v in m.groupdict().items()}) for m in rule.regex.finditer(text, pos, endpos)
-    ]
+    return [(m.start(), m.end(), m.groupdict()) for m in rule.regex.finditer(text, pos, endpos)]
 
 
 def _walk_matches(rule, plan, text: str, pos: int, endpos: int) -> list[tuple[int, int, dict[str, str]]]:
-    out = []
-    for m in walk_finditer(text, rule, plan, pos, endpos):
-        names = {f"h{p}" for p in rule.before if isinstance(p, int)}
-        out.append((m.start(), m.end(), {name: m.group(name) for name in names}))
-    return out
+    names = {group_name(p) for p in rule.before if isinstance(p, int)}
+    return [
+        (m.start(), m.end(), {name: m.group(name) for name in names})
+        for m in walk_finditer(text, rule, plan, pos, endpos)
+    ]
 
 
 @st.composite
