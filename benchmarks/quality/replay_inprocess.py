@@ -17,7 +17,10 @@ Usage::
     python benchmarks/quality/replay_inprocess.py TRACE... [--jobs 2] [--explain FILE] [--candidates FILE]
 
 (``--set nextedit.syntax.closed_trees.MAX_DOCUMENTS=0``: every open parses
-anew, as before the closed-trees table.)
+anew, as before the closed-trees table. ``--syntax grammar-only`` replays
+as for a language the grammar pack parses but nextedit ships no query folder
+for — Kotlin, PHP, C# —, ``--syntax none`` as for one the pack lacks: every
+document read as plain tokens.)
 """
 
 from __future__ import annotations
@@ -372,15 +375,43 @@ def apply_overrides(overrides: list[str]) -> None:
         setattr(module, name, ast.literal_eval(value))
 
 
+SYNTAX_LEVELS = ("full", "grammar-only", "none")
+
+
+def limit_syntax(level: str) -> None:
+    """Replay with less syntax than the engine has (``SYNTAX_LEVELS``): ``grammar-only``
+    hides the query files and builtin lists of ``grammars/``; ``none`` gives no
+    document a grammar."""
+    import nextedit.session
+    from nextedit.syntax import builtins, queries, query_analysis
+
+    if level == "full":
+        return
+    if level == "grammar-only":
+        queries.query_text = lambda language, name: None
+        query_analysis.query_text = queries.query_text
+        queries.grammar_dirs = lambda: []
+        builtins.grammar_dirs = queries.grammar_dirs
+    elif level == "none":
+        nextedit.session.language_for = lambda *args, **kwargs: None
+    else:
+        raise SystemExit(f"--syntax: one of {', '.join(SYNTAX_LEVELS)}")
+
+
+def _start_worker(overrides: list[str], syntax: str) -> None:
+    apply_overrides(overrides)
+    limit_syntax(syntax)
+
+
 def replay_all(
-    paths: list[str], jobs: int = 2, collect: bool = False, overrides: list[str] | None = None
+    paths: list[str], jobs: int = 2, collect: bool = False, overrides: list[str] | None = None, syntax: str = "full"
 ) -> Iterator[FileResult]:
-    apply_overrides(overrides or [])
+    _start_worker(overrides or [], syntax)
     if jobs <= 1:
         for p in paths:
             yield replay_file(p, collect)
         return
-    with multiprocessing.Pool(jobs, initializer=apply_overrides, initargs=(overrides or [],)) as pool:
+    with multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(overrides or [], syntax)) as pool:
         yield from pool.imap(_run, [(p, collect) for p in paths])
 
 
@@ -392,10 +423,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", help="write one JSON line per ranked candidate")
     ap.add_argument("--json", help="write the per-repository table as JSON")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE", help="override a constant")
+    ap.add_argument(
+        "--syntax", choices=SYNTAX_LEVELS, default="full", help="replay as for a language with less syntax support"
+    )
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = []
     cand_out = open(args.candidates, "w") if args.candidates else None  # noqa: SIM115
-    for res in replay_all(args.traces, args.jobs, cand_out is not None, args.set):
+    for res in replay_all(args.traces, args.jobs, cand_out is not None, args.set, args.syntax):
         rows.extend(res.queries)
         if cand_out is not None:
             for c in res.candidates:
