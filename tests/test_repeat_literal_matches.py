@@ -25,3 +25,8 @@ def test_literal_matches_are_the_regex_matches(text: str, literal: str, bounds: 
     got = [(m.start(), m.end()) for m in _literal_finditer(text, literal, pos, endpos)]
     assert got == want
     assert all(m.group() == literal for m in _literal_finditer(text, literal, pos, endpos))
+    # a replacement the site search does not read itself expands as the regex's match does
+    template = r"<\g<0>>\t"
+    assert [m.expand(template) for m in _literal_finditer(text, literal, pos, endpos)] == [
+        m.expand(template) for m in rule.regex.finditer(text, pos, endpos)
+    ]

@@ -223,40 +223,19 @@ def _anchor_finder(text: str, literal: str, starts: Sequence[int] | None) -> Cal
     return at_or_after
 
 
-class _LiteralMatch:
-    """A match of a literal pattern found with ``str.find``: the part of
-    ``re.Match`` the site search reads."""
-
-    __slots__ = ("_text", "_start", "_end")
-
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self._text, self._start, self._end = text, start, end
-
-    def start(self) -> int:
-        return self._start
-
-    def end(self) -> int:
-        return self._end
-
-    def group(self, index: int | str = 0) -> str:
-        if index != 0:
-            raise IndexError("no such group")
-        return self._text[self._start : self._end]
-
-    def expand(self, template: str) -> str:
-        return re.compile(re.escape(self.group())).match(self.group()).expand(template)  # type: ignore[union-attr]
-
-
 # a regex match, or one found without a regex: a literal's, a template walk's
-_Match = re.Match[str] | _LiteralMatch | WalkMatch
+_Match = re.Match[str] | WalkMatch
+
+# a literal's match has no groups
+_NO_GROUPS: dict[str, str] = {}
 
 
-def literal_matches(text: str, literal: str) -> Iterator[_LiteralMatch]:
+def literal_matches(text: str, literal: str) -> Iterator[WalkMatch]:
     """Where ``literal`` matches in ``text`` as a literal rule's pattern does."""
     return _literal_finditer(text, literal, 0, len(text))
 
 
-def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterator[_LiteralMatch]:
+def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterator[WalkMatch]:
     """What ``_compile((literal,), ()).finditer(text, pos, endpos)`` yields,
     without compiling a regex (almost every one-example rule is a literal, and
     compiling is most of its cost): occurrences left to right, not
@@ -268,7 +247,7 @@ def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterato
     while q >= 0:
         end = q + n
         if stands_apart(text, q, end, endpos, left, right):
-            yield _LiteralMatch(text, q, end)
+            yield WalkMatch(text, q, end, _NO_GROUPS, None, endpos)
             q = text.find(literal, end, endpos)
         else:
             q = text.find(literal, q + 1, endpos)

@@ -121,11 +121,13 @@ def _plan(rule: Rule) -> WalkPlan | None:
 
 
 class WalkMatch:
-    """A match found by a walk: the part of ``re.Match`` the site search reads."""
+    """A match found without running a regex — a template walk's, or a
+    literal's found with ``str.find`` (no groups, no rule): the part of
+    ``re.Match`` the site search reads."""
 
     __slots__ = ("_text", "_start", "_end", "_groups", "_rule", "_endpos")
 
-    def __init__(self, text: str, start: int, end: int, groups: dict[str, str], rule: Rule, endpos: int) -> None:
+    def __init__(self, text: str, start: int, end: int, groups: dict[str, str], rule: Rule | None, endpos: int) -> None:
         self._text, self._start, self._end, self._groups = text, start, end, groups
         self._rule, self._endpos = rule, endpos
 
@@ -145,8 +147,12 @@ class WalkMatch:
     def expand(self, template: str) -> str:
         """What the regex's match would expand to (a replacement the site
         search cannot read itself: never one a rule's maker writes)."""
-        m = self._rule.regex.match(self._text, self._start, self._endpos)
-        assert m is not None and m.end() == self._end
+        if self._rule is None:
+            whole = self.group()
+            m = re.compile(re.escape(whole)).match(whole)
+        else:
+            m = self._rule.regex.match(self._text, self._start, self._endpos)
+        assert m is not None and m.end() - m.start() == self._end - self._start
         return m.expand(template)
 
 
