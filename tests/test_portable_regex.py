@@ -242,8 +242,22 @@ def _atoms(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
+def _backtracks_when_repeated(atom: str) -> bool:
+    """Whether repeating ``atom`` can make Python's backtracking ``re`` exponential:
+    a group holding a quantifier or an alternation (``(?:9+)+a`` on twenty
+    ``9`` took 250 ms and failed the deadline). Such groups stay unquantified
+    in generated patterns. An escaped ``\\+`` counts as well: that costs
+    coverage, never a false failure."""
+    if not atom.startswith("("):
+        return False
+    inner = atom[3:] if atom.startswith("(?:") else atom[1:]
+    return any(c in inner for c in "+*?{|")
+
+
 def _concat(atom: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    return st.lists(st.tuples(atom, QUANT), min_size=1, max_size=4).map(lambda xs: "".join(a + q for a, q in xs))
+    return st.lists(st.tuples(atom, QUANT), min_size=1, max_size=4).map(
+        lambda xs: "".join(a + ("" if _backtracks_when_repeated(a) else q) for a, q in xs)
+    )
 
 
 PIECE = st.recursive(
@@ -287,6 +301,9 @@ def cases(draw: st.DrawFn) -> dict[str, str]:
 
 
 @given(cases())
+# repeated groups holding a quantifier or an alternation, which the grammar above leaves out
+@example({"pattern": "(?:ab|c)+x", "replacement": "<$$>", "text": "ababcx abx cx"})
+@example({"pattern": "(?:a[0-9]+,)*b", "replacement": "-", "text": "a1,a22,b a,b b"})
 @settings(max_examples=400, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 def test_generated_patterns_are_portable_and_apply_like_re_sub(case: dict[str, str]) -> None:
     pattern, replacement, text = case["pattern"], case["replacement"], case["text"]
@@ -406,9 +423,11 @@ def _run_java(batch: list[dict[str, str]], workdir: Path) -> list[str]:
     return results
 
 
-BATCH = st.lists(cases(), min_size=60, max_size=60)
+# 240 cases per engine; a batch of 60 overruns Hypothesis's data budget now
+# that few generated patterns are refused as not portable
+BATCH = st.lists(cases(), min_size=30, max_size=30)
 CROSS = settings(
-    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
 )
 
 
