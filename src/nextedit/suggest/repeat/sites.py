@@ -23,9 +23,9 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from nextedit.suggest.repeat.model import Rule, Site, literal_boundaries, stands_apart
+from nextedit.suggest.repeat.model import Rule, Site
 from nextedit.suggest.repeat.replay import Replay
-from nextedit.suggest.repeat.template_walk import WalkMatch, walk_finditer, walk_plan
+from nextedit.suggest.repeat.template_walk import WalkMatch, literal_plan, walk_finditer, walk_plan
 from nextedit.suggest.repeat.text import align_lines, without_trailing_blanks
 from nextedit.text import common_affixes
 from nextedit.text.lines import lines_back, lines_forward
@@ -226,9 +226,6 @@ def _anchor_finder(text: str, literal: str, starts: Sequence[int] | None) -> Cal
 # a regex match, or one found without a regex: a literal's, a template walk's
 _Match = re.Match[str] | WalkMatch
 
-# a literal's match has no groups
-_NO_GROUPS: dict[str, str] = {}
-
 
 def literal_matches(text: str, literal: str) -> Iterator[WalkMatch]:
     """Where ``literal`` matches in ``text`` as a literal rule's pattern does."""
@@ -241,16 +238,7 @@ def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterato
     compiling is most of its cost): occurrences left to right, not
     overlapping, with the same word-boundary assertions — the one before
     looks behind ``pos``, the one after treats ``endpos`` as the end."""
-    left, right = literal_boundaries(literal)
-    n = len(literal)
-    q = text.find(literal, pos, endpos)
-    while q >= 0:
-        end = q + n
-        if stands_apart(text, q, end, endpos, left, right):
-            yield WalkMatch(text, q, end, _NO_GROUPS, None, endpos)
-            q = text.find(literal, end, endpos)
-        else:
-            q = text.find(literal, q + 1, endpos)
+    return walk_finditer(text, None, literal_plan(literal), pos, endpos)
 
 
 class MatchMemo:

@@ -1,6 +1,6 @@
 """A template rule's matches found by walking its parts, without compiling its regex.
 
-Owns :func:`walk_plan` and :func:`walk_finditer`. A rule's before template
+Owns :func:`walk_plan`, :func:`literal_plan` and :func:`walk_finditer`. A rule's before template
 (literal pieces and holes, :class:`~nextedit.suggest.repeat.model.Rule`)
 compiles to a regex (``model._compile``). Python's ``re`` parses a pattern
 in pure Python, so a big example's template costs a millisecond or more to
@@ -43,7 +43,7 @@ from nextedit.suggest.repeat.model import Rule, group_name, hole_pattern, litera
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 from nextedit.text.lexical import is_plain_word_char
 
-__all__ = ["WalkMatch", "WalkPlan", "walk_finditer", "walk_plan"]
+__all__ = ["WalkMatch", "WalkPlan", "literal_plan", "walk_finditer", "walk_plan"]
 
 
 @functools.cache
@@ -57,13 +57,15 @@ _Part = str | tuple[str, re.Pattern[str]] | tuple[str]
 
 
 class WalkPlan:
-    """How to walk a template: its parts, and the word-boundary assertions
-    its regex makes before and after."""
+    """How to walk a template: its first part (a literal piece, found with
+    ``str.find``), the parts after it, and the word-boundary assertions its
+    regex makes before and after."""
 
-    __slots__ = ("parts", "left", "right")
+    __slots__ = ("first", "rest", "left", "right")
 
-    def __init__(self, parts: tuple[_Part, ...], left: bool, right: bool) -> None:
-        self.parts = parts
+    def __init__(self, first: str, rest: tuple[_Part, ...], left: bool, right: bool) -> None:
+        self.first = first
+        self.rest = rest
         self.left = left
         self.right = right
 
@@ -117,7 +119,17 @@ def _plan(rule: Rule) -> WalkPlan | None:
         parts.append((name, _hole_regex(kind)))
     last = before[-1]
     right = literal_boundaries(last)[1] if isinstance(last, str) else True
-    return WalkPlan(tuple(parts), literal_boundaries(before[0])[0], right)
+    first = parts[0]
+    assert isinstance(first, str)
+    return WalkPlan(first, tuple(parts[1:]), literal_boundaries(first)[0], right)
+
+
+@functools.lru_cache(maxsize=4096)
+def literal_plan(literal: str) -> WalkPlan:
+    """The plan of a template that is one literal piece (a literal rule's,
+    ``Rule.plain_literal``): found with ``str.find``, never compiled."""
+    left, right = literal_boundaries(literal)
+    return WalkPlan(literal, (), left, right)
 
 
 class WalkMatch:
@@ -156,14 +168,14 @@ class WalkMatch:
         return m.expand(template)
 
 
-def walk_finditer(text: str, rule: Rule, plan: WalkPlan, pos: int, endpos: int) -> Iterator[WalkMatch]:
+def walk_finditer(text: str, rule: Rule | None, plan: WalkPlan, pos: int, endpos: int) -> Iterator[WalkMatch]:
     """What ``rule.regex.finditer(text, pos, endpos)`` yields, as walks of
-    ``plan`` (:func:`walk_plan`): left to right, not overlapping."""
-    first = plan.parts[0]
-    assert isinstance(first, str)
+    ``plan`` (:func:`walk_plan`, or :func:`literal_plan` with no rule): left
+    to right, not overlapping."""
+    first = plan.first
     q = text.find(first, pos, endpos)
     while q >= 0:
-        found = _walk(text, plan, q, endpos)
+        found = _walk(text, plan, q, q + len(first), endpos)
         if found is None:
             q = text.find(first, q + 1, endpos)
             continue
@@ -172,11 +184,16 @@ def walk_finditer(text: str, rule: Rule, plan: WalkPlan, pos: int, endpos: int) 
         q = text.find(first, end, endpos)
 
 
-def _walk(text: str, plan: WalkPlan, start: int, endpos: int) -> tuple[int, dict[str, str]] | None:
-    """Where the template's one reading from ``start`` ends, and its holes' texts; None when it does not match."""
-    groups: dict[str, str] = {}
-    at = start
-    for part in plan.parts:
+# the groups of a walk with no holes (a literal's): never written to
+_NO_GROUPS: dict[str, str] = {}
+
+
+def _walk(text: str, plan: WalkPlan, start: int, at: int, endpos: int) -> tuple[int, dict[str, str]] | None:
+    """Where the template's one reading from ``start`` ends, its first part
+    already found there up to ``at``, and its holes' texts; None when it does
+    not match."""
+    groups: dict[str, str] = {} if plan.rest else _NO_GROUPS
+    for part in plan.rest:
         if isinstance(part, str):
             if not text.startswith(part, at, endpos):
                 return None
