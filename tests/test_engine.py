@@ -101,7 +101,7 @@ def test_screen_hands_back_the_cleaned_candidate_or_why_it_goes():
     assert isinstance(kept, Candidate) and kept.edits == (TextEditCp(10, 11, "3"),)
     assert filters.screen(candidate([(4, 5, "1")]), context, set()) == filters.NO_OP
     assert filters.screen(candidate([(4, 5, "2")], fingerprint="gone"), context, {"gone"}) == filters.REJECTED
-    assert filters.check(candidate([(4, 5, "2")]), context, set()) is None
+    assert filters.screen(candidate([(4, 5, "2")]), context, set()) == candidate([(4, 5, "2")])
 
 
 def test_reversal_of_typed_text_is_filtered():

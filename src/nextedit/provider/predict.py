@@ -165,10 +165,10 @@ def ask_model(
         fingerprint=_fingerprint(config.source, request.uri, text, prediction.edits),
     )
     context = SuggestContext.for_request(workspace, request, state, kinds, rejected, cancelled)
-    why = filters.check(candidate, context, rejected)
-    if why is not None:
-        if why == filters.REVERSAL:
+    screened = filters.screen(candidate, context, rejected)
+    if isinstance(screened, str):
+        if screened == filters.REVERSAL:
             log.info("model %s: its edit would undo what the developer typed; not offered", config.id)
-        return _silent(f"model: {candidate.fingerprint} filtered ({why})")
-    planned = [c for c in jump.plan([candidate], context) if c.fingerprint not in rejected]
+        return _silent(f"model: {candidate.fingerprint} filtered ({screened})")
+    planned = [c for c in jump.plan([screened], context) if c.fingerprint not in rejected]
     return ModelOutcome(tuple(planned), f"model: {prediction.evidence}")

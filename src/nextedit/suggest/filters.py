@@ -1,8 +1,8 @@
 """Filters: the things the engine never suggests, whatever a suggester says.
 
 Owns :func:`screen` (the candidate with its edits cleaned, or why it must
-go), :func:`check` (only the why) and :func:`clean_edits` (the candidate's
-edits sorted, without no-ops). Never:
+go) and :func:`clean_edits` (the candidate's edits sorted, without no-ops).
+Never:
 
 - a candidate whose fingerprint the developer rejected (fingerprints name the
   change, not its offsets, so a rejection survives later edits), or another
@@ -47,7 +47,6 @@ __all__ = [
     "RULE_REJECTED",
     "WHITESPACE",
     "change_key",
-    "check",
     "clean_edits",
     "is_reversal",
     "reverses",
@@ -101,12 +100,6 @@ def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | Non
             continue
         out.append(edit)
     return tuple(out)
-
-
-def check(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> str | None:
-    """Why ``candidate`` must not be offered, or ``None`` when it may."""
-    screened = screen(candidate, context, rejected)
-    return screened if isinstance(screened, str) else None
 
 
 def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> Candidate | str:
