@@ -20,7 +20,12 @@ the floor an interpreter start costs on this machine, in the same run.
 
 Scenarios: an empty state directory, and one holding a large feedback log
 written by an older nextedit (whole suggestions, no summary; ``--log-mb``,
-default 300). The big log is built once and hard-linked into each run's state
+default 300). Both run under this shell's environment: where it sets
+``PYTHONDONTWRITEBYTECODE`` (this machine does), every module is compiled
+from source at each start. A third scenario, "empty state, bytecode cached",
+runs as an installed package does (``pip install`` writes the ``.pyc``
+files): the variable unset and ``PYTHONPYCACHEPREFIX`` pointed at a private
+cache, filled by one untimed run first. The big log is built once and hard-linked into each run's state
 directory, so rotation (which renames it away) does not cost a rebuild.
 
 The imports on the way to the ``initialize`` answer are listed from
@@ -190,11 +195,23 @@ def main(argv: list[str] | None = None) -> None:
         launcher = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "nextedit"]
         return [*launcher, "acp", "--state-dir", str(state)]
 
-    rows: dict[str, list[dict[str, float]]] = {"trivial": [], "empty state": [], f"{args.log_mb} MB old log": []}
+    cached_env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cached_env["PYTHONPYCACHEPREFIX"] = str(args.work / "pycache")
+    with tempfile.TemporaryDirectory(dir=args.work) as state:
+        one_run(agent_argv(Path(state)), cached_env, start=True)  # fills the cache, untimed
+
+    rows: dict[str, list[dict[str, float]]] = {
+        "trivial": [],
+        "empty state": [],
+        "empty state, bytecode cached": [],
+        f"{args.log_mb} MB old log": [],
+    }
     for run in range(args.runs):  # interleaved, so machine noise hits every scenario alike
         rows["trivial"].append(one_run([sys.executable, "-c", TRIVIAL_AGENT], env, start=False))
         with tempfile.TemporaryDirectory(dir=args.work) as state:
             rows["empty state"].append(one_run(agent_argv(Path(state)), env, start=True))
+        with tempfile.TemporaryDirectory(dir=args.work) as state:
+            rows["empty state, bytecode cached"].append(one_run(agent_argv(Path(state)), cached_env, start=True))
         with tempfile.TemporaryDirectory(dir=args.work) as state:
             os.link(big, Path(state) / "feedback.jsonl")
             rows[f"{args.log_mb} MB old log"].append(one_run(agent_argv(Path(state)), env, start=True))
@@ -206,10 +223,20 @@ def main(argv: list[str] | None = None) -> None:
         **run_metadata(argv),
         "agent": args.pythonpath or "this checkout",
         "runs": args.runs,
+        "dont_write_bytecode": "PYTHONDONTWRITEBYTECODE" in env,
         "imports_ms": imports,
         "scenarios": {name: {key: quantiles([r[key] for r in runs]) for key in runs[0]} for name, runs in rows.items()},
     }
     write_results(args.out, results, None, markdown)
+
+
+def _bytecode_note(dont_write: bool) -> str:
+    how = "every module is compiled from source at each start" if dont_write else "Python caches bytecode as usual"
+    state = "set" if dont_write else "not set"
+    return (
+        f"`PYTHONDONTWRITEBYTECODE` is {state} in the shell that ran this: outside the cached scenario, {how}. "
+        '"Bytecode cached" runs as an installed package does (`pip install` writes the `.pyc` files).'
+    )
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -222,6 +249,8 @@ def markdown(results: dict[str, Any]) -> str:
         "Wall: from just before spawning until the answer was read. CPU: the agent process's "
         "CPU time of all its threads at that moment (`/proc/PID/task/*/schedstat`). `nes/start` is sent right after the "
         "initialize answer (wire models, engine and feedback log load by then).",
+        "",
+        _bytecode_note(results.get("dont_write_bytecode", False)),
         "",
         "| scenario | initialize wall ms (median / p90) | agent CPU ms at initialize | nes/start wall ms | "
         "nes/start CPU ms | peak RSS MB |",
