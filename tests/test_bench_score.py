@@ -381,6 +381,14 @@ def test_percentile_nearest_rank() -> None:
     assert percentile([], 50) is None
 
 
+@pytest.mark.parametrize("n", [1000, 2000, 5000, 12000])
+def test_percentile_p999_of_thousands_is_not_the_maximum(n: int) -> None:
+    # in floats 99.9 / 100 * 1000 is a hair above 999: the rank must not round up past it
+    xs = [float(i) for i in range(1, n + 1)]
+    assert percentile(xs, 99.9) == n * 999 / 1000
+    assert percentile(xs, 99) == n * 99 / 100
+
+
 def _line_starts(doc: Document) -> list[int]:
     return [doc.line_start(i) for i in range(doc.line_count)]
 

@@ -6,8 +6,15 @@ the shared sets hold one repository per file, so a repository's first query
 carries its agent's ``nes/start`` (the engine's imports and the ranker,
 ~200 ms: ``benchmarks/results/startup.md``) and the first document's open and
 parse. Those few queries decide the p99.9 of a whole replay; this prints the
-percentiles (nearest rank) with and without them, one row per file given
-(e.g. the same traces replayed by different agents).
+percentiles (nearest rank, ``nextedit.bench.metrics.percentile``) of each
+file given (e.g. the same traces replayed by different agents) in two rows:
+every query, then every query but each repository's first.
+
+That second row reads a repository's first query as its agent's start-up,
+which holds for a run with ``--jobs 2`` or more over files of one
+repository each; with ``--jobs 1`` one agent replays every file, and only
+the first file's first query is a start-up. Rows without a repository name
+(traces whose header names none) count as one repository.
 
     python benchmarks/perf/bench_cpu_tail.py base.jsonl nogc.jsonl echo.jsonl
 """
@@ -16,14 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Sequence
 
-
-def percentile(sorted_values: Sequence[float], p: float) -> float:
-    """The nearest-rank percentile ``p`` (0-100) of ascending values."""
-    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
+from nextedit.bench.metrics import percentile
 
 
 def read_cpu(path: str) -> tuple[list[float], list[float]]:
@@ -38,15 +40,16 @@ def read_cpu(path: str) -> tuple[list[float], list[float]]:
             if cpu is None:
                 continue
             every.append(cpu)
-            if row["repository"] in seen:
+            repository = row.get("repository", "")
+            if repository in seen:
                 warm.append(cpu)
-            seen.add(row["repository"])
+            seen.add(repository)
     return every, warm
 
 
 def _row(name: str, values: list[float]) -> str:
-    v = sorted(values)
-    cells = [percentile(v, p) for p in (50, 99, 99.9)] + [v[-1]]
+    v = sorted(values)  # never empty: main skips a file without CPU figures
+    cells = [percentile(v, p) or 0.0 for p in (50, 99, 99.9)] + [v[-1]]
     return f"| {name} | {len(v):,} | " + " | ".join(f"{c:.2f}" for c in cells) + " |"
 
 

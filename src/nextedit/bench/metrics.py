@@ -47,16 +47,23 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from fractions import Fraction
 from typing import Any
 
 from nextedit.bench.replay import QueryResult, SessionResult
 
 
-def percentile(sorted_values: list[float], p: float) -> float | None:
+def percentile(sorted_values: Sequence[float], p: float) -> float | None:
+    """The nearest-rank percentile ``p`` (0-100) of ascending values; ``None`` for none.
+
+    The rank is computed in exact decimal arithmetic: in floats
+    ``99.9 / 100 * 1000`` is a hair above 999, and the p99.9 of a thousand
+    values would read as their maximum."""
     if not sorted_values:
         return None
-    k = max(1, math.ceil(p / 100.0 * len(sorted_values)))
+    k = max(1, math.ceil(Fraction(str(p)) * len(sorted_values) / 100))
     return sorted_values[min(k, len(sorted_values)) - 1]
 
 
