@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nextedit.suggest.repeat.model import _compile, group_name, make_rule
+from nextedit.suggest.repeat.model import _compile, group_name, hole_pattern, make_rule
 from nextedit.suggest.repeat.sites import find_sites
 from nextedit.suggest.repeat.template_walk import walk_finditer, walk_plan
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 
 # letters, digits, a dot, quotes and a backslash (strings and escapes), a
 # non-ASCII letter, blanks and punctuation
-ALPHABET = list("ab_1.\"'\\é (,)\nrx")
+ALPHABET = list("ab_1.\"'\\é (,)\nrx+-")
 TEXT = st.text(st.sampled_from(ALPHABET), max_size=48)
 PIECE = st.text(st.sampled_from(ALPHABET), min_size=1, max_size=3)
 KINDS = st.lists(st.sampled_from([IDENT, NUMBER, STRING]), min_size=1, max_size=3)
@@ -132,3 +132,13 @@ def test_sites_of_a_long_template_are_found_without_compiling_it() -> None:
     assert all(s.new_text == "" for s in sites)
     after = _compile.cache_info()
     assert after.hits + after.misses == asked.hits + asked.misses  # the regex was never asked for
+
+
+def test_hole_patterns_are_the_ones_the_walk_reasons_about() -> None:
+    # template_walk._ends_alone decides which holes match one text only at a
+    # given start from these exact patterns (an identifier or a number ends
+    # at the first non-word character, a number may take dots, a string at
+    # its closing quote): a change to one must revisit it
+    assert hole_pattern(IDENT) == r"[^\W\d]\w*"
+    assert hole_pattern(NUMBER) == r"\d[\w.]*"
+    assert hole_pattern(STRING) == r"""[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""

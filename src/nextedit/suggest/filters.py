@@ -104,8 +104,10 @@ def clean_edits(candidate: Candidate, text: str) -> tuple[TextEditCp, ...] | Non
 
 def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[str] | set[str]) -> Candidate | str:
     """``candidate`` with its edits cleaned (:func:`clean_edits`) when it may
-    be offered; otherwise why not (one of this module's reasons). The edits
-    are cleaned once, here, for the checks and for whoever offers it."""
+    be offered; otherwise why not (one of this module's reasons). The checks
+    and whoever offers it read the cleaned edits returned here. A jump is
+    judged by its target alone: edits it carries that are out of range or
+    overlap are dropped, not a reason to refuse it."""
     if candidate.fingerprint and candidate.fingerprint in rejected:
         return REJECTED
     dismissed_at = context.rejected_rules.get(rule_key(candidate.fingerprint))

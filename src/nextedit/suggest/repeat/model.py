@@ -141,6 +141,22 @@ def literal_boundaries(literal: str) -> tuple[bool, bool]:
     return bool(_boundary_left(literal)), bool(_boundary_right(literal))
 
 
+def _edges(before: Sequence[str | int]) -> tuple[str, str]:
+    """The text a template's boundary assertions are read from, at each end:
+    its literal piece there, or a word character for a hole (every hole kind
+    may begin and end with one)."""
+    first = before[0] if before and isinstance(before[0], str) else "a"
+    last = before[-1] if before and isinstance(before[-1], str) else "a"
+    return first, last
+
+
+def template_boundaries(before: Sequence[str | int]) -> tuple[bool, bool]:
+    """Whether a template's regex asserts no word character before / after
+    it (what :func:`_compile` writes around it)."""
+    first, last = _edges(before)
+    return bool(_boundary_left(first)), bool(_boundary_right(last))
+
+
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -167,8 +183,7 @@ def _compile(before: tuple[str | int, ...], kinds: tuple[str, ...]) -> re.Patter
         else:
             seen.add(part)
             parts.append(f"(?P<{group_name(part)}>{_HOLE_PATTERNS[kinds[part]]})")
-    first = before[0] if before and isinstance(before[0], str) else "a"
-    last = before[-1] if before and isinstance(before[-1], str) else "a"
+    first, last = _edges(before)
     return re.compile(_boundary_left(first) + "".join(parts) + _boundary_right(last))
 
 

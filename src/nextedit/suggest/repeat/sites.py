@@ -158,9 +158,11 @@ def _matches(
     template's literal pieces stand there in order (:func:`pieces_in_order`;
     a rule whose regions all fail is never compiled). A template that reads
     one way only is walked instead of compiled
-    (:mod:`~nextedit.suggest.repeat.template_walk`). The cost is at most one
-    scan plus the number of occurrences (capped), never a Python loop over
-    the file."""
+    (:mod:`~nextedit.suggest.repeat.template_walk`). A template whose
+    literal pieces are all blank has no anchor: its regex runs over the text
+    from ``start``, and stops at the same cap. The cost is at most one scan
+    plus the number of occurrences (capped), never a Python loop over the
+    file."""
     anchor = _anchor(rule)
     if anchor is None:
         for i, whole in enumerate(rule.regex.finditer(text, start)):

@@ -39,7 +39,14 @@ import functools
 import re
 from collections.abc import Iterator
 
-from nextedit.suggest.repeat.model import Rule, group_name, hole_pattern, literal_boundaries, stands_apart
+from nextedit.suggest.repeat.model import (
+    Rule,
+    group_name,
+    hole_pattern,
+    literal_boundaries,
+    stands_apart,
+    template_boundaries,
+)
 from nextedit.suggest.repeat.tokens import IDENT, NUMBER, STRING
 from nextedit.text.lexical import is_plain_word_char
 
@@ -117,17 +124,17 @@ def _plan(rule: Rule) -> WalkPlan | None:
             return None
         seen.add(part)
         parts.append((name, _hole_regex(kind)))
-    last = before[-1]
-    right = literal_boundaries(last)[1] if isinstance(last, str) else True
+    left, right = template_boundaries(before)
     first = parts[0]
-    assert isinstance(first, str)
-    return WalkPlan(first, tuple(parts[1:]), literal_boundaries(first)[0], right)
+    assert isinstance(first, str)  # checked above: before[0] is a literal piece
+    return WalkPlan(first, tuple(parts[1:]), left, right)
 
 
-@functools.lru_cache(maxsize=4096)
 def literal_plan(literal: str) -> WalkPlan:
     """The plan of a template that is one literal piece (a literal rule's,
-    ``Rule.plain_literal``): found with ``str.find``, never compiled."""
+    ``Rule.plain_literal``): found with ``str.find``, never compiled. Not
+    cached: it costs two character tests, and a cache would keep pasted
+    blocks alive after their rules are gone."""
     left, right = literal_boundaries(literal)
     return WalkPlan(literal, (), left, right)
 
@@ -164,7 +171,9 @@ class WalkMatch:
             m = re.compile(re.escape(whole)).match(whole)
         else:
             m = self._rule.regex.match(self._text, self._start, self._endpos)
-        assert m is not None and m.end() - m.start() == self._end - self._start
+        if m is None or m.end() - m.start() != self._end - self._start:
+            # the walk and the regex disagree: a bug, which costs this site, not the request
+            raise IndexError("the walk and the rule's regex disagree")
         return m.expand(template)
 
 
