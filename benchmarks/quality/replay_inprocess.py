@@ -396,6 +396,22 @@ def limit_syntax(level: str) -> None:
         nextedit.session.language_for = lambda *args, **kwargs: None
     else:
         raise SystemExit(f"--syntax: one of {', '.join(SYNTAX_LEVELS)}")
+    _check_syntax_limited(level)
+
+
+def _check_syntax_limited(level: str) -> None:
+    """Fail when the patches of :func:`limit_syntax` miss the names the engine
+    reads (a module that imported one by name since): the figures would be
+    the full engine's, labelled as less."""
+    import nextedit.session
+    from nextedit.syntax import builtins, queries
+
+    queries.load.cache_clear()
+    builtins.builtin_names.cache_clear()
+    if level == "grammar-only" and (queries.load("python", "locals") is not None or builtins.builtin_names("python")):
+        raise SystemExit("--syntax grammar-only: the engine still reads grammars/ query files or builtin lists")
+    if level == "none" and nextedit.session.language_for("python", "file:///x.py", "x = 1\n") is not None:
+        raise SystemExit("--syntax none: documents still get a grammar")
 
 
 def _start_worker(overrides: list[str], syntax: str) -> None:
