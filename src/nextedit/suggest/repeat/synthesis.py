@@ -67,6 +67,8 @@ callback stands in for them), LSP/ACP or position encodings.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
@@ -395,8 +397,11 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        # ``in`` first: most pairs fail it, at less than the cost of the memo's lookup
-        return any(shorter in literal and _holds(literal, shorter) for shorter in self.absent)
+        # ``in`` first, mapped in C: most pairs fail it, and a request may ask this of hundreds of rules
+        absent = self.absent
+        if not any(map(literal.__contains__, absent)):
+            return False
+        return any(shorter in literal and _holds(literal, shorter) for shorter in absent)
 
     def too_many_literals(self, limit: int) -> dict[str, None]:
         """The literal before-texts found at more than ``limit`` sites so far
@@ -410,8 +415,11 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
+        longers = self.too_many.get(limit)
+        if not longers or not any(map(operator.contains, longers, itertools.repeat(literal))):
+            return False  # ``in`` first, mapped in C: most pairs fail it
         # newest first: most often a source's own longest literal, searched just before its rules
-        return any(literal in longer and _holds(longer, literal) for longer in reversed(self.too_many.get(limit, {})))
+        return any(literal in longer and _holds(longer, literal) for longer in reversed(longers))
 
 
 def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
