@@ -252,3 +252,17 @@ def test_an_extended_string_is_still_a_pattern() -> None:
     ed = Editor(text)
     ed.change('return errors.New("read failed")', 'return fmt.Errorf("read failed: %w", err)')
     assert ed.suggest()
+
+
+def test_an_older_one_off_edit_is_reached_after_the_same_edit_made_many_times() -> None:
+    # the six newer sources make the same rules again: their verdicts are
+    # known from the first search, and must not spend the request's budget
+    # before the older edit's own rule is tried
+    ed = Editor("retry_limit = 3  # first\n" + "    log.warn(msg)\n" * 6 + "retry_limit = 3  # second\n")
+    ed.change("retry_limit = 3  # first", "retry_limit = 5  # first")
+    for _ in range(6):
+        ed.change("log.warn(msg)", "log.warning(msg)")
+    proposals = synthesize(ed.text, ed.edits, 0, max_sources=20, max_examples=24, max_proposals=4)
+    (older,) = [p for p in proposals if p.age == 6]
+    (site,) = older.sites
+    assert site.start > ed.text.index("# first") and (ed.text[site.start : site.end], site.new_text) == ("3", "5")

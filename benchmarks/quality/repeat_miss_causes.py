@@ -212,12 +212,12 @@ def _after_rules(
     if len(proposals) >= repeat._PROPOSALS:
         return "crowded-out-by-newer-proposals"
     repeat._CACHE.clear()
-    budget = synthesis._MAX_RULE_SCANS
-    synthesis._MAX_RULE_SCANS = 10**9
+    budget = synthesis._MAX_RULE_SCANS, synthesis._MAX_RULE_LOOKS
+    synthesis._MAX_RULE_SCANS = synthesis._MAX_RULE_LOOKS = 10**9
     try:
         unbounded = repeat.repeat_proposals(context)
     finally:
-        synthesis._MAX_RULE_SCANS = budget
+        synthesis._MAX_RULE_SCANS, synthesis._MAX_RULE_LOOKS = budget
         repeat._CACHE.clear()
     if any(gives(s.start, s.end, s.new_text) for p in unbounded for s in p.sites):
         return "search-budget-spent-before-the-source"

@@ -42,8 +42,11 @@ context window is clipped to ``_WINDOW_CHARS`` around the edit; sites are
 found by ``str.find`` of the pattern's longest literal (C speed) and the regex
 runs only over the lines around each occurrence; lines longer than
 ``_MAX_REGION_CHARS`` are skipped (the proposal is then marked incomplete and
-never offered as search-and-replace); occurrences, rules scanned and sites are
-capped, and ``cancelled()`` is checked as it goes.
+never offered as search-and-replace); occurrences, sites, rules searched and
+rules looked at are capped (a rule whose verdict is already known — the same
+pattern searched for a newer source, a literal inside one found too often or
+holding one found nowhere — is looked at, not searched), and
+``cancelled()`` is checked as it goes.
 
 This module owns :func:`synthesize` — which edits are examples, which rules
 are tried in which order, the negative evidence — and re-exports the
@@ -115,8 +118,12 @@ _MAX_SITES_TWO_EXAMPLES = 60
 _WALK_EDITS = 3
 _WALK_REACH = 20_000
 _WALK_TRIES = 8
-# rules scanned per request
-_MAX_RULE_SCANS = 150
+# rules searched per request: a verdict known without a search (the same
+# pattern searched for a newer source, a literal inside one found at too many
+# sites or holding one found nowhere) is none
+_MAX_RULE_SCANS = 50
+# rules looked at per request, searched or not
+_MAX_RULE_LOOKS = 600
 # the newest edits whose carried-names rules are tried
 _CARRIED_SOURCES = 5
 # fixed identifier/string text a rule should carry to be tried before vaguer ones
@@ -172,7 +179,7 @@ def synthesize(
     exclude = [(e.start, e.new_end) for e in recent]
     proposals: list[Proposal] = []
     sources = examples[-max_sources:]
-    scans = 0
+    scans = looks = 0
     top_down = _top_down(recent)
     seen_rules: set[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = set()
     # every source's rules repeat the same templates when the developer made
@@ -196,8 +203,8 @@ def synthesize(
                 continue  # an older one-off edit the developer did not follow up
             if age >= _CARRIED_SOURCES and is_carried(rule):
                 continue  # bounds their searches: held out, none older was answered in the traces
-            scans += 1
-            if scans > _MAX_RULE_SCANS or (cancelled is not None and cancelled()):
+            looks += 1
+            if scans >= _MAX_RULE_SCANS or looks > _MAX_RULE_LOOKS or (cancelled is not None and cancelled()):
                 return proposals
             if (holder is not None and holder in search.too_many_literals(limit)) or search.inside_too_many(
                 rule, limit
@@ -206,6 +213,7 @@ def synthesize(
             elif search.holds_an_absent_literal(rule):
                 continue
             else:
+                scans += not search.searched(rule, limit)
                 found, complete = search.sites(rule, limit)
             walked = False
             if found is None and walk is not None and age == 0:
@@ -336,9 +344,18 @@ class _Search:
         self.too_many: dict[int, dict[str, None]] = {}
         self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
+    def searched(self, rule: Rule, limit: int) -> bool:
+        """Whether :meth:`sites` knows the rule's verdict already (the same
+        pattern and rewrite searched for a newer source)."""
+        return self._key(rule, limit) in self.scanned
+
+    @staticmethod
+    def _key(rule: Rule, limit: int) -> tuple[object, str, object, int]:
+        return (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
+
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
         """The rule's sites (None: more than ``limit``) and whether the search was complete."""
-        key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
+        key = self._key(rule, limit)
         if key not in self.scanned:
             absent = self.memo.anchor_absent(rule)
             self.scanned[key] = found = self._scan(key, rule, limit, absent)
