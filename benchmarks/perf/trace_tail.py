@@ -5,7 +5,11 @@ Replays nes-trace/1 files through :class:`nextedit.session.Session` as
 behaviour), times every ``Session.suggest`` (this process's CPU time), and
 counts the template regexes the repeat suggester compiled per trace file
 (``repeat.model._compile``'s cache misses, the cache cleared per file).
-Prints one row per file and the slowest suggests with their trace and query.
+Prints one row per file and one for all of them (nearest-rank p50 and p99,
+the maximum and the mean), then the slowest suggests with their trace and
+query. Two source trees compare best run at the same time, one process each
+(``PYTHONPATH=TREE/src``, ``--jobs 1``), then again in the other order: both
+meet the same load.
 ``--profile TRACE QUERY`` prints a cProfile of that one query's suggest
 instead, sorted by ``--sort``: where a slow suggest's time goes.
 
@@ -33,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "quality"))
 
 import replay_inprocess  # noqa: E402
 
+from nextedit.bench.metrics import percentile  # noqa: E402
 from nextedit.session import Session  # noqa: E402
 from nextedit.suggest.repeat import model  # noqa: E402
 
@@ -94,6 +99,17 @@ def profile(path: str, trace: str, query: int, sort: str) -> bool:
     return found
 
 
+def _print_row(name: str, compiled: int, cpu_ms: list[float]) -> None:
+    """One line of the table: nearest-rank percentiles of the suggests' CPU."""
+    ms = sorted(cpu_ms)
+    if not ms:
+        print(f"{name:<22} {0:>8} {compiled:>16}")
+        return
+    p50, p99 = percentile(ms, 50) or 0.0, percentile(ms, 99) or 0.0
+    mean = sum(ms) / len(ms)
+    print(f"{name:<22} {len(ms):>8} {compiled:>16} {p50:>10.2f} {p99:>8.2f} {ms[-1]:>8.1f} {mean:>8.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("traces", nargs="+")
@@ -111,14 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     with multiprocessing.Pool(args.jobs) as pool:
         results = pool.map(replay, args.traces)
     every: list[tuple[float, str, int]] = []
-    print(f"{'trace file':<22} {'suggests':>8} {'regexes compiled':>16} {'CPU p50 ms':>10} {'p99 ms':>8} {'max ms':>8}")
+    print(
+        f"{'trace file':<22} {'suggests':>8} {'regexes compiled':>16} {'CPU p50 ms':>10} {'p99 ms':>8} "
+        f"{'max ms':>8} {'mean ms':>8}"
+    )
     for name, compiled, timed in results:
-        ms = sorted(t[2] for t in timed)
         every += [(t[2], t[0], t[1]) for t in timed]
-        if ms:
-            p50, p99 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))]
-            print(f"{name:<22} {len(ms):>8} {compiled:>16} {p50:>10.2f} {p99:>8.2f} {ms[-1]:>8.1f}")
-    print(f"{'total':<22} {len(every):>8} {sum(r[1] for r in results):>16}")
+        _print_row(name, compiled, [t[2] for t in timed])
+    _print_row("total", sum(r[1] for r in results), [t[0] for t in every])
     print(f"\nthe {args.slowest} slowest suggests (CPU ms, trace, query):")
     for cpu, trace, query in sorted(every, reverse=True)[: args.slowest]:
         print(f"{cpu:8.1f}  {trace}  {query}")
