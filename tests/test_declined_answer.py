@@ -40,8 +40,9 @@ def test_declining_the_answer_shown_is_remembered_until_the_next_answer(reason: 
     assert not editor.session.last_declined
     editor.session.reject(shown.id, reason)
     assert editor.session.last_declined
-    add_strict(editor, "d")  # the developer goes on by hand
-    cursor = add_strict(editor, "e")
+    add_strict(editor, "d")  # the developer goes on by hand, until the engine answers again
+    add_strict(editor, "e")
+    cursor = add_strict(editor, "f")
     assert editor.session.last_declined, "a developer edit is no new answer"
     answer(editor, cursor)
     assert not editor.session.last_declined
