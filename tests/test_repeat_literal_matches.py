@@ -6,7 +6,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nextedit.suggest.repeat.model import make_rule
-from nextedit.suggest.repeat.sites import _literal_finditer
+from nextedit.suggest.repeat.sites import literal_matches
 
 ALPHABET = st.sampled_from(list("aab_ (\n.é$1"))
 TEXT = st.text(ALPHABET, max_size=40)
@@ -22,11 +22,11 @@ def test_literal_matches_are_the_regex_matches(text: str, literal: str, bounds: 
     rule = make_rule([literal], ["x"], [], 1, 1.0, ())
     assert rule.plain_literal == literal
     want = [m.span() for m in rule.regex.finditer(text, pos, endpos)]
-    got = [(m.start(), m.end()) for m in _literal_finditer(text, literal, pos, endpos)]
+    got = [(m.start(), m.end()) for m in literal_matches(text, literal, pos, endpos)]
     assert got == want
-    assert all(m.group() == literal for m in _literal_finditer(text, literal, pos, endpos))
+    assert all(m.group() == literal for m in literal_matches(text, literal, pos, endpos))
     # a replacement the site search does not read itself expands as the regex's match does
     template = r"<\g<0>>\t"
-    assert [m.expand(template) for m in _literal_finditer(text, literal, pos, endpos)] == [
+    assert [m.expand(template) for m in literal_matches(text, literal, pos, endpos)] == [
         m.expand(template) for m in rule.regex.finditer(text, pos, endpos)
     ]

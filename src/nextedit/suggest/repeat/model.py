@@ -75,7 +75,7 @@ class Rule:
     @functools.cached_property
     def plain_literal(self) -> str | None:
         """The before text when the pattern is one literal between the usual
-        word boundaries (:func:`literal_boundaries`); None otherwise (holes,
+        word boundaries (:func:`template_boundaries`); None otherwise (holes,
         or a regex of its own)."""
         if (
             self.own_pattern is not None
@@ -135,12 +135,6 @@ def _boundary_right(last: str) -> str:
     return r"(?![\w])" if last and lexical.is_plain_word_char(last[-1]) else ""
 
 
-def literal_boundaries(literal: str) -> tuple[bool, bool]:
-    """Whether a literal pattern's regex asserts no word character before /
-    after it (what :func:`_compile` writes around it)."""
-    return bool(_boundary_left(literal)), bool(_boundary_right(literal))
-
-
 def _edges(before: Sequence[str | int]) -> tuple[str, str]:
     """The text a template's boundary assertions are read from, at each end:
     its literal piece there, or a word character for a hole (every hole kind
@@ -152,7 +146,8 @@ def _edges(before: Sequence[str | int]) -> tuple[str, str]:
 
 def template_boundaries(before: Sequence[str | int]) -> tuple[bool, bool]:
     """Whether a template's regex asserts no word character before / after
-    it (what :func:`_compile` writes around it)."""
+    it (what :func:`_compile` writes around it); a literal pattern's are
+    ``template_boundaries((literal,))``."""
     first, last = _edges(before)
     return bool(_boundary_left(first)), bool(_boundary_right(last))
 
@@ -163,7 +158,7 @@ _WORD_CHAR = re.compile(r"\w")
 def stands_apart(text: str, start: int, end: int, endpos: int, left: bool, right: bool) -> bool:
     """Whether ``text[start:end]`` meets the word-boundary assertions a
     compiled pattern makes before (``left``) and after (``right``) it
-    (:func:`literal_boundaries`), in a search of ``text`` up to ``endpos``,
+    (:func:`template_boundaries`), in a search of ``text`` up to ``endpos``,
     as ``re`` reads them: the one before looks behind the search's start,
     the one after treats ``endpos`` as the end."""
     return (not left or start == 0 or not _WORD_CHAR.match(text, start - 1)) and (

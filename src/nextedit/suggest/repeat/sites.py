@@ -192,7 +192,7 @@ def _matches(
             last_region = region
             window = (max(region[0], last_end), region[1])
             if plain is not None:
-                found: Iterable[_Match] = _literal_finditer(text, plain, *window)
+                found: Iterable[_Match] = literal_matches(text, plain, *window)
             elif pieces is not None and not pieces_in_order(text, pieces, *window):
                 found = ()
             elif walk is not None:
@@ -229,18 +229,14 @@ def _anchor_finder(text: str, literal: str, starts: Sequence[int] | None) -> Cal
 _Match = re.Match[str] | WalkMatch
 
 
-def literal_matches(text: str, literal: str) -> Iterator[WalkMatch]:
-    """Where ``literal`` matches in ``text`` as a literal rule's pattern does."""
-    return _literal_finditer(text, literal, 0, len(text))
-
-
-def _literal_finditer(text: str, literal: str, pos: int, endpos: int) -> Iterator[WalkMatch]:
-    """What ``_compile((literal,), ()).finditer(text, pos, endpos)`` yields,
+def literal_matches(text: str, literal: str, pos: int = 0, endpos: int | None = None) -> Iterator[WalkMatch]:
+    """Where ``literal`` matches in ``text`` as a literal rule's pattern does:
+    what ``_compile((literal,), ()).finditer(text, pos, endpos)`` yields,
     without compiling a regex (almost every one-example rule is a literal, and
     compiling is most of its cost): occurrences left to right, not
     overlapping, with the same word-boundary assertions — the one before
     looks behind ``pos``, the one after treats ``endpos`` as the end."""
-    return walk_finditer(text, None, literal_plan(literal), pos, endpos)
+    return walk_finditer(text, None, literal_plan(literal), pos, len(text) if endpos is None else endpos)
 
 
 class MatchMemo:

@@ -43,7 +43,6 @@ from nextedit.suggest.repeat.model import (
     Rule,
     group_name,
     hole_pattern,
-    literal_boundaries,
     stands_apart,
     template_boundaries,
 )
@@ -135,7 +134,7 @@ def literal_plan(literal: str) -> WalkPlan:
     ``Rule.plain_literal``): found with ``str.find``, never compiled. Not
     cached: it costs two character tests, and a cache would keep pasted
     blocks alive after their rules are gone."""
-    left, right = literal_boundaries(literal)
+    left, right = template_boundaries((literal,))
     return WalkPlan(literal, (), left, right)
 
 
