@@ -12,10 +12,15 @@ query. Two source trees compare best run at the same time, one process each
 meet the same load.
 ``--profile TRACE QUERY`` prints a cProfile of that one query's suggest
 instead, sorted by ``--sort``: where a slow suggest's time goes.
+``--profile-all`` prints one cProfile of every suggest of the files (one
+per process, merged): where the time of all of them goes. cProfile charges
+each Python call a fixed cost that C calls do not pay: read it for where
+time goes and what calls how often, and time a change as above.
 
     python benchmarks/perf/trace_tail.py ../shared/traces/mined/*.jsonl.gz ../shared/traces/train/*.jsonl.gz --jobs 2
     python benchmarks/perf/trace_tail.py ../shared/traces/train/zod.jsonl.gz \\
         --profile "zod@7391be88ac:packages/docs/components/bronze.tsx:file" 2
+    python benchmarks/perf/trace_tail.py ../shared/traces/train/*.jsonl.gz --jobs 2 --profile-all --sort tottime
 
 CPU time in process leaves out the transport and counts the garbage
 collector's pauses where they fall; compare versions side by side, and over
@@ -27,8 +32,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import multiprocessing
+import os
 import pstats
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -74,7 +81,7 @@ def replay(path: str) -> tuple[str, int, list[tuple[str, int, float]]]:
     return Path(path).name, model._compile.cache_info().misses, list(_TIMED)
 
 
-def profile(path: str, trace: str, query: int, sort: str) -> bool:
+def profile(path: str, trace: str, query: int, sort: str, lines: int = 30) -> bool:
     """Print a cProfile of ``trace``'s ``query``-th query (its first suggest);
     False when ``path`` does not hold it."""
     found = False
@@ -92,11 +99,30 @@ def profile(path: str, trace: str, query: int, sort: str) -> bool:
         finally:
             prof.disable()
             print(f"{trace} query {query}: {(time.process_time() - start) * 1e3:.1f} ms CPU (profiled)")
-            pstats.Stats(prof).sort_stats(sort).print_stats(30)
+            pstats.Stats(prof).sort_stats(sort).print_stats(lines)
 
     replay_inprocess._query = one  # type: ignore[assignment]
     replay_inprocess.replay_file(path)
     return found
+
+
+def profile_all(path: str) -> str:
+    """Replay ``path`` with every suggest profiled; the file the stats were dumped to."""
+    prof = cProfile.Profile()
+
+    def profiled(self: Session, *args: Any, **kwargs: Any) -> Any:
+        prof.enable()
+        try:
+            return _original_suggest(self, *args, **kwargs)
+        finally:
+            prof.disable()
+
+    Session.suggest = profiled  # type: ignore[method-assign]
+    replay_inprocess.replay_file(path)
+    fd, out = tempfile.mkstemp(prefix="trace_tail.", suffix=".pstats")
+    os.close(fd)
+    prof.dump_stats(out)
+    return out
 
 
 def _print_row(name: str, compiled: int, cpu_ms: list[float]) -> None:
@@ -116,11 +142,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--slowest", type=int, default=15, help="how many of the slowest suggests to list")
     parser.add_argument("--profile", nargs=2, metavar=("TRACE", "QUERY"), help="profile one query instead")
+    parser.add_argument("--profile-all", action="store_true", help="profile every suggest of the files instead")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats sort key)")
+    parser.add_argument("--lines", type=int, default=30, help="how many lines of the profile to print")
     args = parser.parse_args(argv)
+    if args.profile_all:
+        with multiprocessing.Pool(args.jobs) as pool:
+            dumps = pool.map(profile_all, args.traces)
+        try:
+            pstats.Stats(*dumps).sort_stats(args.sort).print_stats(args.lines)
+        finally:
+            for dump in dumps:
+                os.unlink(dump)
+        return 0
     if args.profile:
         trace, query = args.profile
-        if any(profile(path, trace, int(query), args.sort) for path in args.traces):
+        if any(profile(path, trace, int(query), args.sort, args.lines) for path in args.traces):
             return 0
         print(f"no query {query} in trace {trace!r}", file=sys.stderr)
         return 1
