@@ -414,11 +414,10 @@ class _Search:
         literal = rule.plain_literal
         if literal is None:
             return False
-        # ``in`` first, mapped in C: most pairs fail it, and a request may ask this of hundreds of rules
-        absent = self.absent
-        if not any(map(literal.__contains__, absent)):
-            return False
-        return any(shorter in literal and _holds(literal, shorter) for shorter in absent)
+        # a request asks this of hundreds of rules: the substring test runs
+        # in C over every absent literal, and only those ``literal`` holds
+        # reach the (cached) word-boundary check
+        return any(map(_holds, itertools.repeat(literal), filter(literal.__contains__, self.absent)))
 
     def too_many_literals(self, limit: int) -> dict[str, None]:
         """The literal before-texts found at more than ``limit`` sites so far
