@@ -213,8 +213,9 @@ def synthesize(
             elif search.holds_an_absent_literal(rule):
                 continue
             else:
-                scans += not search.searched(rule, limit)
+                known = len(search.scanned)
                 found, complete = search.sites(rule, limit)
+                scans += len(search.scanned) > known  # searched now, not known from a newer source
             walked = False
             if found is None and walk is not None and age == 0:
                 # too many sites to be a targeted change, unless the developer
@@ -344,18 +345,11 @@ class _Search:
         self.too_many: dict[int, dict[str, None]] = {}
         self.absent: list[str] = []  # literal before-texts matched nowhere in the text
 
-    def searched(self, rule: Rule, limit: int) -> bool:
-        """Whether :meth:`sites` knows the rule's verdict already (the same
-        pattern and rewrite searched for a newer source)."""
-        return self._key(rule, limit) in self.scanned
-
-    @staticmethod
-    def _key(rule: Rule, limit: int) -> tuple[object, str, object, int]:
-        return (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
-
     def sites(self, rule: Rule, limit: int) -> tuple[list[Site] | None, bool]:
-        """The rule's sites (None: more than ``limit``) and whether the search was complete."""
-        key = self._key(rule, limit)
+        """The rule's sites (None: more than ``limit``) and whether the search
+        was complete. A verdict not yet in ``scanned`` (one entry per pattern,
+        rewrite and limit) is searched and added there."""
+        key = (rule.pattern_key, rule.replacement, rule.info.get("indent"), limit)
         if key not in self.scanned:
             absent = self.memo.anchor_absent(rule)
             self.scanned[key] = found = self._scan(key, rule, limit, absent)
@@ -432,10 +426,13 @@ class _Search:
         if literal is None:
             return False
         longers = self.too_many.get(limit)
-        if not longers or not any(map(operator.contains, longers, itertools.repeat(literal))):
-            return False  # ``in`` first, mapped in C: most pairs fail it
-        # newest first: most often a source's own longest literal, searched just before its rules
-        return any(literal in longer and _holds(longer, literal) for longer in reversed(longers))
+        if not longers:
+            return False  # most requests' rules, before any literal is found too often
+        # as holds_an_absent_literal, the other way round: the substring test
+        # in C, newest first (most often a source's own longest literal,
+        # searched just before its rules); the boundary check for the few that hold it
+        holding = filter(operator.methodcaller("__contains__", literal), reversed(longers))
+        return any(map(_holds, holding, itertools.repeat(literal)))
 
 
 def _plan(made: MadeRules) -> tuple[list[tuple[Rule, int, str | None]], list[tuple[int, Rule]]]:
