@@ -13,7 +13,8 @@ meet the same load.
 ``--profile TRACE QUERY`` prints a cProfile of that one query's suggest
 instead, sorted by ``--sort``: where a slow suggest's time goes.
 ``--profile-all`` prints one cProfile of every suggest of the files (one
-per process, merged): where the time of all of them goes. cProfile charges
+per process, merged): where the time of all of them goes; ``--save PATH``
+keeps the merged stats for ``pstats`` (callers, callees). cProfile charges
 each Python call a fixed cost that C calls do not pay: read it for where
 time goes and what calls how often, and time a change as above.
 
@@ -145,12 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-all", action="store_true", help="profile every suggest of the files instead")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats sort key)")
     parser.add_argument("--lines", type=int, default=30, help="how many lines of the profile to print")
+    parser.add_argument("--save", metavar="PATH", help="with --profile-all: also write the merged stats there (for pstats)")
     args = parser.parse_args(argv)
     if args.profile_all:
         with multiprocessing.Pool(args.jobs) as pool:
             dumps = pool.map(profile_all, args.traces)
         try:
-            pstats.Stats(*dumps).sort_stats(args.sort).print_stats(args.lines)
+            merged = pstats.Stats(*dumps)
+            merged.sort_stats(args.sort).print_stats(args.lines)
+            if args.save:
+                merged.dump_stats(args.save)
         finally:
             for dump in dumps:
                 os.unlink(dump)
