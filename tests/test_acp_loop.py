@@ -107,6 +107,34 @@ async def _run(journal: _Journal, computations: list[Computation]) -> int:
     return threading.get_ident()
 
 
+async def _finished(computations: list[Computation]) -> int:
+    loop = asyncio.get_running_loop()
+    slot = ComputeSlot(loop)
+    idle = loop.create_future()
+    slot.on_idle = lambda: idle.done() or idle.set_result(None)
+    for computation in computations:
+        slot.add(computation)
+    slot.run_next()
+    await idle
+    slot.close()
+    return slot.finished
+
+
+def test_the_slot_counts_the_computations_that_came_back_from_the_worker() -> None:
+    """What the agent's collections between requests follow
+    (:class:`nextedit.heap.BetweenRequests`): a computation with nothing to
+    do, or that failed before the worker had it, allocated nothing there."""
+    journal = _Journal()
+    computations = [
+        journal.computation("answered", begin=None),
+        journal.computation("begin-fails", begin=RuntimeError("bug at the beginning")),
+        journal.computation("compute-fails", compute_fails=True),
+        journal.computation("end-fails"),
+        journal.computation("last"),
+    ]
+    assert asyncio.run(_finished(computations)) == 3
+
+
 def test_computations_run_one_at_a_time_in_order_off_the_loop() -> None:
     journal = _Journal()
     computations = [journal.computation(f"c{i}") for i in range(5)]

@@ -63,3 +63,50 @@ def test_a_large_text_copied_again_and_again_reuses_its_pages() -> None:
     default = _page_faults("default")
     assert default > 10 * 2000  # ten 12 MB copies, each faulting its pages in
     assert kept < default / 20
+
+
+@pytest.fixture
+def collections_seen() -> Iterator[list[int]]:
+    """The generation of every collection started while the test runs (the
+    automatic ones switched off, so only what the test asks for is seen)."""
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.callbacks.append(watch)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(watch)
+        if enabled:
+            gc.enable()
+
+
+def test_between_requests_collects_once_per_computation_that_came_back(collections_seen: list[int]) -> None:
+    between = heap.BetweenRequests(older_every=3)
+    assert not between.after(0)  # idle before anything was computed: nothing to collect
+    assert collections_seen == []
+    assert between.after(1)
+    assert collections_seen == [0]  # the youngest generation
+    assert not between.after(1)  # idle again with nothing new back (a burst of notifications)
+    assert between.after(2)
+    assert collections_seen == [0, 0]
+    assert between.after(5)  # several came back while the agent was never idle: one collection
+    assert collections_seen == [0, 0, 1]  # every third one takes the middle generation too
+    assert between.collections == 3
+
+
+def test_collected_between_requests_the_young_generation_holds_nothing_left_over(collections_seen: list[int]) -> None:
+    garbage = []
+    for _ in range(1000):  # cycles the reference counts cannot free
+        node: list[object] = []
+        node.append(node)
+        garbage.append(node)
+    del garbage, node
+    before = len(gc.get_objects(0))
+    assert heap.BetweenRequests().after(1)
+    assert len(gc.get_objects(0)) < before - 1000  # collected (survivors moved on to the next generation)

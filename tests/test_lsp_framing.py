@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nextedit.lsp.framing import FrameReader
+from nextedit.lsp.framing import FrameReader, serve
 from tests.helpers.rpc import RpcProcess
 
 URI = "file:///project/a.py"
@@ -190,3 +191,41 @@ def test_any_chunking_yields_the_same_bodies(messages: list[bytes], cuts: list[i
 def test_junk_between_frames_costs_no_frame(messages: list[bytes], junks: list[bytes], cuts: list[int]) -> None:
     data = b"".join(j + frame(m) for j, m in zip(junks * len(messages), messages, strict=False))
     assert read_all(data, cuts) == messages
+
+
+# -- the time between requests ----------------------------------------------------------------
+
+
+class _Recorder:
+    """A stand-in for pygls's protocol: the methods of the messages handed to it."""
+
+    def __init__(self) -> None:
+        self.handled: list[str] = []
+
+    def structure_message(self, value: Any) -> Any:
+        return value
+
+    def handle_message(self, message: Any) -> None:
+        self.handled.append(message["method"])
+
+    def _send_data(self, data: Any) -> None:
+        self.handled.append("error")
+
+
+def test_the_idle_hook_runs_when_no_more_input_has_been_read() -> None:
+    """Two messages read in one chunk are handled back to back (the second is
+    already there); the hook runs once they are, and before the next read."""
+    first = frame(json.dumps({"jsonrpc": "2.0", "method": "a"}).encode())
+    second = frame(json.dumps({"jsonrpc": "2.0", "method": "b"}).encode())
+    third = frame(json.dumps({"jsonrpc": "2.0", "method": "c"}).encode())
+    chunks = iter([first + second, third, b""])
+    protocol = _Recorder()
+
+    async def next_chunk() -> bytes:
+        protocol.handled.append("read")
+        return next(chunks, b"")
+
+    asyncio.run(
+        serve(FrameReader(next_chunk), protocol, threading.Event(), idle=lambda: protocol.handled.append("idle"))
+    )
+    assert protocol.handled == ["idle", "read", "a", "b", "idle", "read", "c", "idle", "read"]

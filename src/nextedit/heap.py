@@ -1,6 +1,7 @@
 """The long-running process's memory policy, shared by the ACP agent and the LSP server.
 
-Three measures, each taken once start-up's imports are done (:func:`settle`):
+Three measures, each taken once start-up's imports are done (:func:`settle`),
+and a fourth taken between requests (:class:`BetweenRequests`):
 
 - **freeze**: what start-up allocated (modules, grammars, pydantic's models)
   moves out of the collector's reach, so a full collection walks only what
@@ -23,6 +24,16 @@ Three measures, each taken once start-up's imports are done (:func:`settle`):
   :data:`TRIM_THRESHOLD` of free heap is kept for the next: a rename's
   suggest at 100k lines went from 7.7 to 6.2 ms (p99 15 to 9), for ~5 MB
   more resident (``benchmarks/results/suggest-cpu-malloc.md``).
+- **young generations collected between requests**: CPython 3.11 starts a
+  collection when allocations *net of frees* pass the threshold, and a free
+  of any object counts, however old. A suggest that evicts old cache
+  entries (rules, examples, tokens) while it makes new ones leaves the
+  count low while the youngest generation fills up: 100,000 objects were
+  found in it at a collection of the replayed traces, and its collection
+  then took 24 ms, a middle one 20-100 ms, in the middle of a request.
+  Collected once after each computation, while the agent waits for the next
+  message, the young generations hold one request's survivors when the
+  next begins (``benchmarks/results/gc-between-requests.md``).
 """
 
 from __future__ import annotations
@@ -31,12 +42,23 @@ import gc
 import logging
 import sys
 
-__all__ = ["MMAP_THRESHOLD", "TRIM_THRESHOLD", "YOUNG_THRESHOLD", "keep_large_blocks", "settle"]
+__all__ = [
+    "MMAP_THRESHOLD",
+    "OLDER_EVERY",
+    "TRIM_THRESHOLD",
+    "YOUNG_THRESHOLD",
+    "BetweenRequests",
+    "keep_large_blocks",
+    "settle",
+]
 
 log = logging.getLogger(__name__)
 
 # allocations (net of frees) between two collections of the youngest generation
 YOUNG_THRESHOLD = 10_000
+# collections between requests: each one in this many takes the middle generation too
+# (the ratio of CPython's own thresholds); the oldest is left to the collector's rule
+OLDER_EVERY = 10
 # glibc: blocks below this size come from the heap, not a fresh mapping
 MMAP_THRESHOLD = 32 * 1024 * 1024
 # glibc: free memory at the heap's top kept (not returned to the system) up to this size
@@ -71,3 +93,31 @@ def keep_large_blocks() -> bool:
     if not kept:
         log.debug("mallopt refused the thresholds: large blocks are mapped per allocation")
     return kept
+
+
+class BetweenRequests:
+    """Collects the young generations after computations, where nobody waits.
+
+    The front end calls :meth:`after` whenever it is idle, with the number
+    of computations that have come back so far: the first call after one
+    came back collects the youngest generation (the middle one too, each
+    :data:`OLDER_EVERY`-th time), later ones find nothing new and do
+    nothing, so a burst of notifications between two requests costs no
+    collection. The oldest generation is left to CPython's own rule (a full
+    collection between every few requests would walk every cached rule and
+    tree each time)."""
+
+    def __init__(self, older_every: int = OLDER_EVERY) -> None:
+        self.older_every = older_every
+        self.collections = 0
+        self._finished = 0  # computations seen back at the last collection
+
+    def after(self, finished: int) -> bool:
+        """Collect if computations came back since the last collection
+        (``finished``: how many have so far); whether it collected."""
+        if finished == self._finished:
+            return False
+        self._finished = finished
+        self.collections += 1
+        gc.collect(1 if self.collections % self.older_every == 0 else 0)
+        return True

@@ -97,6 +97,7 @@ class ComputeSlot:
         self._worker: _Worker | None = None
         # called on the loop each time the slot is found idle (nothing running, nothing waiting)
         self.on_idle: Callable[[], None] | None = None
+        self.finished = 0  # computations that came back from the worker, failed or not
 
     def add(self, computation: Computation) -> None:
         """Queue ``computation`` behind the others; it starts at a :meth:`run_next`."""
@@ -128,6 +129,7 @@ class ComputeSlot:
     def _done(self, result: Any, error: BaseException | None) -> None:
         assert self._running is not None
         (computation, work), self._running = self._running, None
+        self.finished += 1
         try:
             if error is not None:
                 raise error

@@ -26,7 +26,10 @@ and feedback is written before the next message is looked at. A
    what the worker worked out and answers unless someone answered first.
 
 A computation the worker started always comes back to the loop, answered
-or not, so no thread outlives its snapshot's owner.
+or not, so no thread outlives its snapshot's owner. When the slot is idle
+after one came back and no input waits, the loop collects the young
+generations (:class:`nextedit.heap.BetweenRequests`): the collector's pauses
+fall between requests instead of inside the next one.
 
 A ``didOpen`` queues the document's first parse, and a ``didChange`` that
 leaves its tree awaiting a re-parse queues that re-parse (``agent.parse_ahead``):
@@ -68,6 +71,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nextedit import heap
 from nextedit.acp import dispatch
 from nextedit.acp.agent import Agent, ParseJob, SuggestJob
 from nextedit.acp.compute_slot import Computation, ComputeSlot
@@ -134,7 +138,8 @@ class _Connection:
         self.agent = agent
         self.lines = LineSplitter(pending)
         self.slot = ComputeSlot(loop)
-        self.slot.on_idle = self._finish_if_done
+        self.slot.on_idle = self._on_idle
+        self.collector = heap.BetweenRequests()
         self.timers: dict[ParseJob, asyncio.TimerHandle] = {}  # parses ahead waiting for their delay
         self.watching = False  # stdin is watched by the loop (else read in a thread)
         self.eof = False
@@ -248,6 +253,14 @@ class _Connection:
         for job in [job for job in self.timers if job.halted]:
             self.timers.pop(job).cancel()
             self.agent.parse_done(job)
+
+    def _on_idle(self) -> None:
+        """Nothing to compute: the young generations are collected now, unless
+        the next message is already there (its batch goes first; the slot is
+        idle again after it)."""
+        if not (self.watching and _input_waiting(self.in_fd)):
+            self.collector.after(self.slot.finished)
+        self._finish_if_done()
 
     def _finish_if_done(self) -> None:
         if self.eof and self.slot.idle and not self.timers and not self.finished.done():

@@ -116,6 +116,11 @@ class FrameReader:
         """Put bytes back in front of what is still to be read."""
         self._buffer[:0] = data
 
+    @property
+    def buffered(self) -> bool:
+        """Input read and not yet handed out (the next message may be complete)."""
+        return bool(self._buffer)
+
     async def _fill(self) -> bool:
         if self._eof:
             return False
@@ -244,9 +249,15 @@ def _invalid(value: Any) -> dict[str, Any] | None:
     return _error(INVALID_REQUEST, 'Invalid Request: needs "jsonrpc": "2.0" and a method', request_id)
 
 
-async def serve(reader: FrameReader, protocol: Any, stop: threading.Event) -> None:
-    """Read frames until EOF (or ``stop``) and hand each message to the pygls ``protocol``."""
+async def serve(
+    reader: FrameReader, protocol: Any, stop: threading.Event, idle: Callable[[], object] | None = None
+) -> None:
+    """Read frames until EOF (or ``stop``) and hand each message to the pygls
+    ``protocol``; ``idle()`` after each message handled when no more input
+    has been read (the server's time between requests)."""
     while not stop.is_set():
+        if idle is not None and not reader.buffered:
+            idle()
         body = await reader.read_body()
         if body is None:
             return

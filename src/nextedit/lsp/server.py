@@ -26,7 +26,9 @@ arrival order, so notifications apply strictly in order and the session is
 never touched from two threads. Suggestions take milliseconds. A document
 just opened, or just edited, is parsed ahead of its next suggestion, in a
 worker thread on a snapshot, while the developer reads it or pauses
-(:mod:`.parse_ahead`).
+(:mod:`.parse_ahead`). After a suggestion, once no more input has been
+read, the young generations are collected (:class:`nextedit.heap.BetweenRequests`):
+the collector's pauses fall between requests instead of inside the next one.
 
 The one exception is the model (:mod:`nextedit.provider`). The three
 suggestion handlers are generators: the engine runs synchronously as above
@@ -148,6 +150,8 @@ class NextEditServer(LanguageServer):
         # the model behind the engine (made when one is first configured), the suggestions waiting for it
         self.provider: ModelProvider | None = None
         self.model_waits: list[ModelWait] = []
+        # suggestions the engine computed: the collections between requests follow them (heap.BetweenRequests)
+        self.computed = 0
         if isinstance(self.protocol, LenientProtocol):
             self.protocol.on_cancel = self.abandon_request
 
@@ -228,8 +232,11 @@ class NextEditServer(LanguageServer):
         reader = framing.FrameReader(framing.StreamChunks(stdin or sys.stdin.buffer).read)
         code = 0
         heap.settle()  # the collector's policy for a long-running process, as in the ACP agent
+        collector = heap.BetweenRequests()
         try:
-            asyncio.run(framing.serve(reader, self.protocol, self._stop_event))
+            asyncio.run(
+                framing.serve(reader, self.protocol, self._stop_event, idle=lambda: collector.after(self.computed))
+            )
         except SystemExit as exc:  # the `exit` notification
             code = exc.code if isinstance(exc.code, int) else 0
         except BrokenPipeError:
@@ -274,6 +281,7 @@ class NextEditServer(LanguageServer):
         if work is None:
             return []
         result = work.compute_engine()
+        self.computed += 1
         if work.wants_model(result):
             wait = ModelWait(uri, version, self.protocol.msg_id)
             self.model_waits.append(wait)
