@@ -24,7 +24,9 @@ time goes and what calls how often, and time a change as above.
     python benchmarks/perf/trace_tail.py ../shared/traces/train/*.jsonl.gz --jobs 2 --profile-all --sort tottime
 
 CPU time in process leaves out the transport and counts the garbage
-collector's pauses where they fall; compare versions side by side, and over
+collector's pauses where they fall (``--heap agent``: with the agents' heap
+policy, :mod:`nextedit.heap`, the collections between requests untimed as
+they are off a request's path); compare versions side by side, and over
 stdio (``nextedit bench --json``) before recording a latency.
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import multiprocessing
 import os
 import pstats
@@ -45,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "quality"))
 
 import replay_inprocess  # noqa: E402
 
+from nextedit import heap  # noqa: E402
 from nextedit.bench.metrics import percentile  # noqa: E402
 from nextedit.session import Session  # noqa: E402
 from nextedit.suggest.repeat import model  # noqa: E402
@@ -52,6 +56,10 @@ from nextedit.suggest.repeat import model  # noqa: E402
 # the suggests of the file being replayed: (trace, query, cpu ms)
 _TIMED: list[tuple[str, int, float]] = []
 _CURRENT: dict[str, Any] = {}
+# --heap agent: the collections between requests, and the suggests they follow
+_BETWEEN: list[heap.BetweenRequests] = []
+_SUGGESTS = itertools.count(1)
+_BETWEEN_MS: list[float] = []  # the file's collections between suggests, CPU ms each
 
 
 def _timed_query(sess: Session, trace: str, repo: str, q: Any, qn: int, *rest: Any) -> dict[str, Any]:
@@ -65,21 +73,29 @@ def _timed_suggest(self: Session, *args: Any, **kwargs: Any) -> Any:
         return _original_suggest(self, *args, **kwargs)
     finally:
         _TIMED.append((_CURRENT.get("trace", "?"), _CURRENT.get("query", 0), (time.process_time() - start) * 1e3))
+        if _BETWEEN:  # as the agents do once they have answered: timed apart
+            start = time.process_time()
+            _BETWEEN[0].after(next(_SUGGESTS))
+            _BETWEEN_MS.append((time.process_time() - start) * 1e3)
 
+
+HEAPS = ("python", "settled", "agent")
 
 _original_query = replay_inprocess._query
 _original_suggest = Session.suggest
 
 
-def replay(path: str) -> tuple[str, int, list[tuple[str, int, float]]]:
-    """``(file, regexes compiled, every suggest's (trace, query, cpu ms))``: a
-    jump's follow-up request counts under its query as a second suggest."""
+def replay(path: str) -> tuple[str, int, list[tuple[str, int, float]], list[float]]:
+    """``(file, regexes compiled, every suggest's (trace, query, cpu ms), the
+    collections between suggests' cpu ms)``: a jump's follow-up request
+    counts under its query as a second suggest."""
     replay_inprocess._query = _timed_query  # type: ignore[assignment]
     Session.suggest = _timed_suggest  # type: ignore[method-assign]
     _TIMED.clear()
+    _BETWEEN_MS.clear()
     model._compile.cache_clear()
     replay_inprocess.replay_file(path)
-    return Path(path).name, model._compile.cache_info().misses, list(_TIMED)
+    return Path(path).name, model._compile.cache_info().misses, list(_TIMED), list(_BETWEEN_MS)
 
 
 def profile(path: str, trace: str, query: int, sort: str, lines: int = 30) -> bool:
@@ -146,8 +162,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-all", action="store_true", help="profile every suggest of the files instead")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats sort key)")
     parser.add_argument("--lines", type=int, default=30, help="how many lines of the profile to print")
-    parser.add_argument("--save", metavar="PATH", help="with --profile-all: also write the merged stats there (for pstats)")
+    parser.add_argument(
+        "--heap",
+        choices=HEAPS,
+        default="python",
+        help="python: CPython's collector as it comes; settled: heap.settle() first; "
+        "agent: settled, and the young generations collected after each suggest (untimed), as the agents do",
+    )
+    parser.add_argument(
+        "--save", metavar="PATH", help="with --profile-all: also write the merged stats there (for pstats)"
+    )
     args = parser.parse_args(argv)
+    if args.heap != "python":
+        heap.settle()  # before the pool: its processes inherit the frozen heap and thresholds
+    if args.heap == "agent":
+        _BETWEEN.append(heap.BetweenRequests())
     if args.profile_all:
         with multiprocessing.Pool(args.jobs) as pool:
             dumps = pool.map(profile_all, args.traces)
@@ -173,10 +202,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{'trace file':<22} {'suggests':>8} {'regexes compiled':>16} {'CPU p50 ms':>10} {'p99 ms':>8} "
         f"{'max ms':>8} {'mean ms':>8}"
     )
-    for name, compiled, timed in results:
+    for name, compiled, timed, _ in results:
         every += [(t[2], t[0], t[1]) for t in timed]
         _print_row(name, compiled, [t[2] for t in timed])
     _print_row("total", sum(r[1] for r in results), [t[0] for t in every])
+    between = [ms for r in results for ms in r[3]]
+    if between:
+        print(
+            f"between suggests (untimed above): {len(between)} collections, {sum(between):.0f} ms CPU, "
+            f"{sum(between) / len(every):.3f} ms a suggest, max {max(between):.1f}"
+        )
     print(f"\nthe {args.slowest} slowest suggests (CPU ms, trace, query):")
     for cpu, trace, query in sorted(every, reverse=True)[: args.slowest]:
         print(f"{cpu:8.1f}  {trace}  {query}")
