@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import pstats
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,3 +27,28 @@ def test_profile_all_prints_where_every_suggest_went_and_leaves_no_files(
     assert "session.py" in out and "(suggest)" in out
     assert "synthesis.py" in out and "(synthesize)" in out
     assert set(Path(tempfile.gettempdir()).glob("trace_tail.*.pstats")) == before
+
+
+def test_save_keeps_the_merged_profile_for_pstats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "all.pstats"
+    assert trace_tail.main([str(SAMPLE), "--profile-all", "--lines", "1", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    stats = pstats.Stats(str(saved))
+    assert any(name == "synthesize" for _, _, name in stats.stats)
+
+
+@pytest.fixture
+def restored_collector() -> Iterator[None]:
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+@pytest.mark.usefixtures("restored_collector")
+def test_the_agents_heap_collects_once_after_each_suggest_timed_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert trace_tail.main([str(SAMPLE), "--heap", "agent", "--slowest", "1"]) == 0
+    out = capsys.readouterr().out
+    total = next(line for line in out.splitlines() if line.startswith("total"))
+    suggests = int(total.split()[1])
+    assert f"between suggests (untimed above): {suggests} collections" in out

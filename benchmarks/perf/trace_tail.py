@@ -175,8 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.heap != "python":
         heap.settle()  # before the pool: its processes inherit the frozen heap and thresholds
-    if args.heap == "agent":
-        _BETWEEN.append(heap.BetweenRequests())
+    _BETWEEN[:] = [heap.BetweenRequests()] if args.heap == "agent" else []
     if args.profile_all:
         with multiprocessing.Pool(args.jobs) as pool:
             dumps = pool.map(profile_all, args.traces)
