@@ -440,3 +440,31 @@ def test_a_reflowed_table_renames_nothing_and_a_renamed_name_in_a_table_is_found
     before = "  " + ", ".join(["0xFF"] * 20 + ["LIMIT"] + ["0xFF"] * 20) + ",\n"
     after = "  " + ", ".join(["0xFF"] * 20 + ["MAX_LIMIT"] + ["0xFF"] * 20) + ",\n"
     assert _hunk_renames(before, after) == ("LIMIT", "MAX_LIMIT", (after.index("MAX_LIMIT"),), True)
+
+
+def test_no_token_diff_of_a_hunk_reads_more_than_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the hunk — a big one renaming a name on every line, or a long
+    block rewritten as a short one — every token diff the rename evidence
+    runs stays within ``_WHOLE_HUNK_TOKENS`` (tokens before × after): the
+    rewritten block is no rename, and reading it costs no quadratic diff."""
+    from nextedit.suggest.rename import evidence
+
+    sizes: list[int] = []
+    real = evidence._token_replacements
+
+    def measured(before: str, after: str) -> object:
+        sizes.append(evidence._token_product(before, after))
+        return real(before, after)
+
+    monkeypatch.setattr(evidence, "_token_replacements", measured)
+    rows = "".join(f"    table.add(value, {i}, 'row {i}', value)\n" for i in range(70))
+    renamed = evidence._hunk_renames(
+        f"def fill(table, value):\n{rows}", f"def fill(table, amount):\n{rows.replace('value', 'amount')}"
+    )
+    assert renamed is not None and renamed[:2] == ("value", "amount")
+    body = "".join(
+        f"        let field_{i} = visitor.next_element::<T{i}>()?.unwrap_or_default();\n" for i in range(240)
+    )
+    rewrite = "".join(f"        let fields = visitor.collect::<T{i}>()?;\n" for i in range(24))
+    assert evidence._hunk_renames(f"fn visit() {{\n{body}}}\n", f"fn visit() {{\n{rewrite}}}\n") is None
+    assert sizes and max(sizes) <= evidence._WHOLE_HUNK_TOKENS
