@@ -25,6 +25,7 @@ from nextedit.suggest.model import TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
 from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, is_identifier
+from nextedit.text.patience import patience_hunks
 
 # how many of the newest edits may carry the rename evidence (developers
 # rename a definition, fix something else, then come back to the uses), and
@@ -161,18 +162,17 @@ def _token_product(before: str, after: str) -> int:
 def _changed_blocks(before: str, after: str) -> list[tuple[str, str, int]]:
     """``(before text, after text, offset of the after text)`` of each block
     of lines that differs; a replaced block of as many lines on both sides
-    comes line by line."""
+    comes line by line. A patience diff (:mod:`nextedit.text.patience`):
+    ``difflib``'s line matcher took 1.1 s on a 1,000-line hunk renaming a
+    name on lines that repeat (``}``, the same call), and 9 s on 2,000."""
     b_lines = before.splitlines(keepends=True)
     a_lines = after.splitlines(keepends=True)
     a_starts = [0]
     for line in a_lines:
         a_starts.append(a_starts[-1] + len(line))
     blocks: list[tuple[str, str, int]] = []
-    matcher = difflib.SequenceMatcher(None, b_lines, a_lines, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        if op == "replace" and i2 - i1 == j2 - j1:
+    for i1, i2, j1, j2 in patience_hunks(b_lines, a_lines):
+        if i2 - i1 == j2 - j1:
             blocks.extend(
                 (b_lines[i], a_lines[j], a_starts[j]) for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
             )
