@@ -452,8 +452,8 @@ def test_no_token_diff_of_a_hunk_reads_more_than_the_bound(monkeypatch: pytest.M
     sizes: list[int] = []
     real = evidence._token_replacements
 
-    def measured(before: str, after: str) -> object:
-        sizes.append(evidence._token_product(before, after))
+    def measured(before: list[tuple[int, str]], after: list[tuple[int, str]]) -> object:
+        sizes.append(len(before) * len(after))
         return real(before, after)
 
     monkeypatch.setattr(evidence, "_token_replacements", measured)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from nextedit.history import DeveloperEdit
@@ -109,6 +109,14 @@ def _cut_at_once(edit: DeveloperEdit) -> bool:
     return edit.keystrokes == 1 and not edit.new_text and len(edit.old_text) > 1
 
 
+# a text's tokens for the diff: (offset in the text, token)
+_Tokens = list[tuple[int, str]]
+
+
+def _tokens(text: str) -> _Tokens:
+    return [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(text)]
+
+
 @functools.lru_cache(maxsize=128)
 def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], bool] | None:
     """``(OLD, NEW, offsets in after, pure)`` of a rewritten line or hunk
@@ -126,18 +134,20 @@ def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], b
     no rename; on the 12 shared sets no candidate changed). A side without
     a name has no rename to find: no diff at all (a reflowed table of 400
     numbers took 12 ms)."""
-    b_tokens, a_tokens = LINE_DIFF_TOKEN_RE.findall(before), LINE_DIFF_TOKEN_RE.findall(after)
-    if not any(map(is_identifier, b_tokens)) or not any(map(is_identifier, a_tokens)):
+    b_tokens, a_tokens = _tokens(before), _tokens(after)
+    if not any(is_identifier(t) for _, t in b_tokens) or not any(is_identifier(t) for _, t in a_tokens):
         return None  # no name on one side (a table of numbers reflowed): nothing renamed, no diff needed
-    whole = len(b_tokens) * len(a_tokens) <= _WHOLE_HUNK_TOKENS
-    blocks = [(before, after, 0)] if whole else _changed_blocks(before, after)
+    if len(b_tokens) * len(a_tokens) <= _WHOLE_HUNK_TOKENS:
+        blocks: Iterable[tuple[_Tokens, _Tokens, int]] = [(b_tokens, a_tokens, 0)]
+    else:
+        blocks = ((_tokens(b), _tokens(a), offset) for b, a, offset in _changed_blocks(before, after))
     pair: tuple[str, str] | None = None
     offsets: list[int] = []
     pure = True
-    for b_text, a_text, a_offset in blocks:
-        if not whole and _token_product(b_text, a_text) > _WHOLE_HUNK_TOKENS:
+    for b_block, a_block, a_offset in blocks:
+        if len(b_block) * len(a_block) > _WHOLE_HUNK_TOKENS:
             return None  # a block rewritten wholesale (242 lines as 24): no rename to read cheaply
-        found = _token_replacements(b_text, a_text)
+        found = _token_replacements(b_block, a_block)
         if found is None:
             return None
         block_pair, block_offsets, block_pure = found
@@ -152,11 +162,6 @@ def _hunk_renames(before: str, after: str) -> tuple[str, str, tuple[int, ...], b
     if pair is None:
         return None
     return pair[0], pair[1], tuple(offsets), pure
-
-
-def _token_product(before: str, after: str) -> int:
-    """Tokens before × tokens after: what one token diff of the two may cost."""
-    return len(LINE_DIFF_TOKEN_RE.findall(before)) * len(LINE_DIFF_TOKEN_RE.findall(after))
 
 
 def _changed_blocks(before: str, after: str) -> list[tuple[str, str, int]]:
@@ -181,12 +186,11 @@ def _changed_blocks(before: str, after: str) -> list[tuple[str, str, int]]:
     return blocks
 
 
-def _token_replacements(before: str, after: str) -> tuple[tuple[str, str] | None, list[int], bool] | None:
-    """The identifier ``(OLD, NEW)`` the token diff of one block replaced
-    (``None`` if none), where NEW stands in ``after``, and whether nothing
-    else changed; ``None`` when the block renames two different names."""
-    a = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(before)]
-    b = [(m.start(), m.group()) for m in LINE_DIFF_TOKEN_RE.finditer(after)]
+def _token_replacements(a: _Tokens, b: _Tokens) -> tuple[tuple[str, str] | None, list[int], bool] | None:
+    """The identifier ``(OLD, NEW)`` the token diff of one block (its tokens
+    before, ``a``, and after, ``b``) replaced (``None`` if none), where NEW
+    stands in the block after, and whether nothing else changed; ``None``
+    when the block renames two different names."""
     matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
     pair: tuple[str, str] | None = None
     offsets: list[int] = []
