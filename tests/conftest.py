@@ -9,6 +9,7 @@ is ``python -m pytest -m "not e2e"``.
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -73,6 +74,16 @@ def _fast_lane_spawns_nothing(request: pytest.FixtureRequest, monkeypatch: pytes
         raise AssertionError(f"{request.node.nodeid} starts a process ({args!r:.120}): mark it e2e")
 
     monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)
+
+
+@pytest.fixture
+def restored_collector() -> Iterator[None]:
+    """The collector as the test found it, after a test that settles the
+    heap as the agents do (``nextedit.heap.settle``: frozen, thresholds)."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
 
 
 @pytest.fixture(scope="session")

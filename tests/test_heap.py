@@ -12,14 +12,6 @@ import pytest
 from nextedit import heap
 
 
-@pytest.fixture
-def restored_collector() -> Iterator[None]:
-    threshold = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
-
-
 @pytest.mark.usefixtures("restored_collector")
 def test_settle_freezes_what_exists_and_widens_only_the_young_generation() -> None:
     _, older, oldest = gc.get_threshold()

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import pstats
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,14 +33,6 @@ def test_save_keeps_the_merged_profile_for_pstats(tmp_path: Path, capsys: pytest
     capsys.readouterr()
     stats = pstats.Stats(str(saved))
     assert "synthesize" in stats.get_stats_profile().func_profiles
-
-
-@pytest.fixture
-def restored_collector() -> Iterator[None]:
-    threshold = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
 
 
 @pytest.mark.usefixtures("restored_collector")
