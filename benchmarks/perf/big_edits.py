@@ -63,7 +63,7 @@ def source(lines: int, language: str = "python") -> list[str]:
 
 
 def scenarios(lines: list[str], size: int) -> dict[str, Edit]:
-    """The edits, each of about ``size`` lines, in the middle of the file."""
+    """The edits, each of about ``size`` lines, starting a tenth of the way into the file."""
     start = len(lines) // 10
     block = lines[start : start + size]
     return {
