@@ -82,8 +82,10 @@ def test_between_requests_collects_once_per_computation_that_came_back(collectio
     between = heap.BetweenRequests(older_every=3)
     assert not between.after(0)  # idle before anything was computed: nothing to collect
     assert collections_seen == []
+    assert between.due(1)
     assert between.after(1)
     assert collections_seen == [0]  # the youngest generation
+    assert not between.due(1)
     assert not between.after(1)  # idle again with nothing new back (a burst of notifications)
     assert between.after(2)
     assert collections_seen == [0, 0]

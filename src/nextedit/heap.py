@@ -112,10 +112,15 @@ class BetweenRequests:
         self.collections = 0
         self._finished = 0  # computations seen back at the last collection
 
+    def due(self, finished: int) -> bool:
+        """Computations came back since the last collection (``finished``:
+        how many have so far)."""
+        return finished != self._finished
+
     def after(self, finished: int) -> bool:
         """Collect if computations came back since the last collection
         (``finished``: how many have so far); whether it collected."""
-        if finished == self._finished:
+        if not self.due(finished):
             return False
         self._finished = finished
         self.collections += 1

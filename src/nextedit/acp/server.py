@@ -255,11 +255,13 @@ class _Connection:
             self.agent.parse_done(job)
 
     def _on_idle(self) -> None:
-        """Nothing to compute: the young generations are collected now, unless
-        the next message is already there (its batch goes first; the slot is
-        idle again after it)."""
-        if not (self.watching and _input_waiting(self.in_fd)):
-            self.collector.after(self.slot.finished)
+        """Nothing to compute: if a computation came back since the last
+        collection, the young generations are collected now, unless the next
+        message is already there (its batch goes first; the slot is idle again
+        after it). A batch of notifications alone asks nothing of stdin."""
+        finished = self.slot.finished
+        if self.collector.due(finished) and not (self.watching and _input_waiting(self.in_fd)):
+            self.collector.after(finished)
         self._finish_if_done()
 
     def _finish_if_done(self) -> None:
