@@ -75,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         own_queries = [q for q in rec.queries if q["repo"] == repo]
         own = np.array([r["repo"] == repo for r in rec.rows])
         own_rows = [r for r, m in zip(rec.rows, own, strict=True) if m]
-        own_probs = rec.pool.without(repo).fit(rec.names, "logistic", 1.0, tr.Weighting()).predict(rec.x[own])
-        threshold = tr.choose_threshold(other_queries, rec.cands, inner, args.target)
+        model, threshold = tr.heldout_model(rec, repo, 1.0, args.target, inner=inner)
+        own_probs = model.predict(rec.x[own])
         outer = {id(r): float(p) for r, p in zip(own_rows, own_probs, strict=True)}
         results["none"][repo] = tr.simulate(own_queries, rec.cands, outer, threshold)["POOLED"]
         fit_rows = [r for r in rec.rows if id(r) in inner]

@@ -340,12 +340,21 @@ def choose_threshold(
 
 
 def heldout_model(
-    rec: Recorded, repo: str, l2: float, target: float, kind: str = "logistic", weighting: Weighting = Weighting()
+    rec: Recorded,
+    repo: str,
+    l2: float,
+    target: float,
+    kind: str = "logistic",
+    weighting: Weighting = Weighting(),
+    inner: dict[int, float] | None = None,
 ) -> tuple[Fitted, float]:
     """The model for ``repo`` that never saw it: weights fitted on the other
     repositories, and the threshold chosen on their own out-of-sample
-    predictions (nested: ``repo`` takes no part in either)."""
-    inner = out_of_sample(rec, l2, without=repo, kind=kind, weighting=weighting)
+    predictions (nested: ``repo`` takes no part in either). ``inner``: those
+    predictions, when the caller has them already (``out_of_sample(rec, l2,
+    without=repo, ...)``)."""
+    if inner is None:
+        inner = out_of_sample(rec, l2, without=repo, kind=kind, weighting=weighting)
     others = [q for q in rec.queries if q["repo"] != repo]
     threshold = choose_threshold(others, rec.cands, inner, target)
     return rec.pool.without(repo).fit(rec.names, kind, l2, weighting), threshold
