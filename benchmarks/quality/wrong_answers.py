@@ -22,9 +22,18 @@ A ``followed jump:`` prefix (the judge followed a jump and judged the
 suggestion made there) is counted apart, so a wrong jump and a wrong edit
 read separately.
 
+With ``--candidates C`` (the ranked candidates ``replay_inprocess.py
+--candidates`` wrote for the same replay) it also splits the queries by
+what was left to do — a repeat of a change already made (``related``),
+only other edits, or nothing — and says, for each, how the engine's own
+candidates stood: whether a wrong answer had a right candidate ranked
+below it (a ranking miss), and whether a related query left silent had a
+right candidate first (under the answer threshold), lower, or none (a
+synthesis miss).
+
 Usage::
 
-    python benchmarks/quality/wrong_answers.py Q [--top N]
+    python benchmarks/quality/wrong_answers.py Q [--top N] [--candidates C]
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import argparse
 import collections
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -100,14 +110,74 @@ def report(rows: list[dict[str, Any]], top: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def query_class(row: dict[str, Any]) -> str:
+    """What the developer still did after the query: a repeat, only other edits, or nothing."""
+    if row.get("related"):
+        return "related"
+    return "nothing left" if row.get("empty") else "other edits only"
+
+
+def right_candidate_ranks(lines: Iterable[str]) -> dict[tuple[str, int], list[int]]:
+    """Per (trace, query): the ranks of the candidates the judge found right, from a ``--candidates`` file."""
+    out: dict[tuple[str, int], list[int]] = collections.defaultdict(list)
+    for line in lines:
+        if not line.strip():
+            continue
+        c = json.loads(line)
+        key = (c["trace"], c["query"])
+        out.setdefault(key, [])
+        if c.get("correct"):
+            out[key].append(c["rank"])
+    return out
+
+
+def candidate_report(rows: list[dict[str, Any]], ranks: dict[tuple[str, int], list[int]]) -> str:
+    """Answers by query class, with the right candidates ranked below a wrong answer; and
+    the related queries left silent, by where their best right candidate stood."""
+    answered: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
+    silent: collections.Counter[str] = collections.Counter()
+    for row in rows:
+        key = (row["trace"], row["query"])
+        right = ranks.get(key)
+        if row.get("answered"):
+            counts = answered[query_class(row)]
+            counts[0] += 1
+            if not row.get("correct"):
+                counts[1] += 1
+                counts[2] += bool(right and min(right) > 0)
+        elif row.get("related"):
+            if right is None:
+                silent["no candidate"] += 1
+            elif not right:
+                silent["candidates, none right"] += 1
+            else:
+                silent["a right candidate first" if min(right) == 0 else "a right candidate lower"] += 1
+    out = [
+        "| query (what was left to do) | answers | wrong | precision | wrong with a right candidate below |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name in ("related", "other edits only", "nothing left"):
+        n, wrong, below = answered[name]
+        if n:
+            out.append(f"| {name} | {n} | {wrong} | {(n - wrong) / n:.3f} | {below} |")
+    out += ["", "| related query left silent | queries |", "|---|---:|"]
+    for name in ("a right candidate first", "a right candidate lower", "candidates, none right", "no candidate"):
+        out.append(f"| {name} | {silent[name]} |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("explain", help="an --explain file of replay_inprocess.py or loro.py")
     ap.add_argument("--top", type=int, default=20, help="rows per table")
+    ap.add_argument("--candidates", help="the --candidates file of the same replay_inprocess.py run")
     args = ap.parse_args(argv)
     with open(args.explain, encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     print(report(rows, args.top), end="")
+    if args.candidates:
+        with open(args.candidates, encoding="utf-8") as f:
+            print("\n" + candidate_report(rows, right_candidate_ranks(f)), end="")
     return 0
 
 
