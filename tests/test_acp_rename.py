@@ -357,7 +357,12 @@ def test_rename_from_a_use_site(acp: RpcProcess) -> None:
     assert text == expected
 
 
-def test_rejected_rename_is_not_offered_again(acp: RpcProcess) -> None:
+@pytest.mark.parametrize(
+    ("reason", "offered_again"), [("rejected", False), ("ignored", False), ("replaced", True), ("cancelled", True)]
+)
+def test_rejected_rename_is_not_offered_again(acp: RpcProcess, reason: str, offered_again: bool) -> None:
+    """Turned down (``rejected``, ``ignored``), a rename stays away; ``replaced`` by a
+    newer answer or ``cancelled``, the developer said nothing of it and it comes back."""
     language_id, name, annotated = FIXTURES["python"]
     before, edit_cp, _ = scenario(annotated)
     acp.initialize(["utf-32"], rename=True)
@@ -384,6 +389,6 @@ def test_rejected_rename_is_not_offered_again(acp: RpcProcess) -> None:
     }
     first = acp.call("nes/suggest", params)["result"]["suggestions"]
     assert first and first[0]["kind"] == "rename"
-    acp.notify("nes/reject", {"sessionId": sid, "id": first[0]["id"], "reason": "rejected"})
+    acp.notify("nes/reject", {"sessionId": sid, "id": first[0]["id"], "reason": reason})
     again = acp.call("nes/suggest", params)["result"]["suggestions"]
-    assert not [s for s in again if s["kind"] == "rename" and s.get("newName") == NEW], again
+    assert bool([s for s in again if s["kind"] == "rename" and s.get("newName") == NEW]) is offered_again, again

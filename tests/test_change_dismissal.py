@@ -95,3 +95,25 @@ def test_the_change_key_names_the_change_not_the_place() -> None:
     assert change_key(URI, (TextEditCp(4, 12, "other"),), text) != change_key(URI, (here,), text)
     assert change_key(URI, (TextEditCp(3, 4, "  "),), text) == ""  # blanks only
     assert change_key(URI, (), text) == ""
+
+
+def test_a_suggestion_replaced_or_cancelled_is_offered_again_one_turned_down_is_not() -> None:
+    """ACP's ``replaced`` and ``cancelled`` are no word from the developer: a client
+    re-asking on every keystroke replaces each answer with the next, often the
+    same change, and the change must stay. ``rejected``, ``ignored`` or no reason
+    dismiss it."""
+    for reason, offered_again in (
+        ("replaced", True),
+        ("cancelled", True),
+        ("rejected", False),
+        ("ignored", False),
+        (None, False),
+    ):
+        editor, cursor = _two_calls_renamed()
+        first = editor.suggest(URI, cursor)
+        assert first and _renames_a_call(first[0])
+        editor.session.reject(first[0].id, reason)
+        again = editor.suggest(URI, cursor)
+        assert any(_renames_a_call(s) for s in again) is offered_again, reason
+        if offered_again:
+            assert again[0].edits == first[0].edits and again[0].id != first[0].id

@@ -861,7 +861,14 @@ class Session:
         return self._feedback(suggestion_id, "accept", None)
 
     def reject(self, suggestion_id: str, reason: str | None) -> PlacedSuggestion | None:
-        """Record the rejection and dismiss what the suggestion changes.
+        """Record the rejection and, when the developer turned it down, dismiss
+        what the suggestion changes.
+
+        ``replaced`` (a newer suggestion took its place) and ``cancelled``
+        (its request was called off) are no word from the developer (ACP's
+        ``NesRejectReason``): they are logged, and the change may be offered
+        again — a client that re-asks on every keystroke replaces each answer
+        with the next, often the same change, which must not vanish for it.
 
         Rejecting the first suggestion of the newest answer, unless it was
         only replaced by a newer one or cancelled, also sets
@@ -875,7 +882,7 @@ class Session:
         if shown is not None and shown.id == suggestion_id and reason not in _NO_VERDICT:
             shown.declined = True
             self._count(shown, declined=True)
-        if suggestion is not None and suggestion.fingerprint:
+        if suggestion is not None and suggestion.fingerprint and reason not in _NO_VERDICT:
             self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)
             newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
