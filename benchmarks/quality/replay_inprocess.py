@@ -16,6 +16,12 @@ Usage::
 
     python benchmarks/quality/replay_inprocess.py TRACE... [--jobs 2] [--explain FILE] [--candidates FILE]
 
+``--client reporting`` replays for a client that, as ACP's ``NesRejectReason``
+describes ``ignored``, reports *every* first suggestion the developer went
+past: a right one is accepted when the developer's next change touches its
+lines, and rejected as ``ignored`` otherwise (the bench rejects only the
+wrong ones, so a right answer the developer put off stays on offer).
+
 (``--set nextedit.syntax.closed_trees.MAX_DOCUMENTS=0``: every open parses
 anew, as before the closed-trees table. ``--syntax grammar-only`` replays
 as for a language the grammar pack parses but nextedit ships no query folder
@@ -90,6 +96,29 @@ def placed_edits(doc: Document, s: PlacedSuggestion, enc: PositionEncoding) -> l
     return [(*doc.range_offsets(e.range, enc), e.new_text) for e in s.edits]
 
 
+CLIENTS = ("bench", "reporting")
+
+
+@dataclass
+class _Shown:
+    """A right first suggestion a ``reporting`` client waits to settle: its ids
+    (a jump's and its follow-up's) and the lines its change touches."""
+
+    ids: tuple[str, ...]
+    uri: str
+    lines: frozenset[int]
+
+    def taken_by(self, uri: str, first_line: int, last_line: int) -> bool:
+        return uri == self.uri and any(first_line <= line <= last_line for line in self.lines)
+
+
+def _shown(first: PlacedSuggestion, follow_up: PlacedSuggestion | None) -> _Shown:
+    made = follow_up if follow_up is not None else first
+    lines = frozenset(line for e in made.edits for line in range(e.range.start.line, e.range.end.line + 1))
+    ids = (first.id,) if follow_up is None else (first.id, follow_up.id)
+    return _Shown(ids, made.uri, lines)
+
+
 @dataclass
 class FileResult:
     path: str
@@ -108,14 +137,14 @@ def _repo(trace: str, path: str) -> str:
     return trace.split("@", 1)[0] if "@" in trace else Path(path).name.split(".")[0]
 
 
-def replay_file(path: str, collect: bool = False) -> FileResult:
+def replay_file(path: str, collect: bool = False, client: str = "bench") -> FileResult:
     out = FileResult(path)
     with tempfile.TemporaryDirectory() as state:
         feedback = FeedbackLog(Path(state) / "feedback.jsonl")
         # as one agent process: shared by the file's sessions
         closed_trees, answers = ClosedTrees(), AnswerTally()
         for n, session in enumerate(load_sessions(path)):
-            _replay_session(session, f"nes-{n}", feedback, closed_trees, answers, out, collect)
+            _replay_session(session, f"nes-{n}", feedback, closed_trees, answers, out, collect, client)
         feedback.close()
     return out
 
@@ -128,6 +157,7 @@ def _replay_session(
     answers: AnswerTally,
     out: FileResult,
     collect: bool,
+    client: str = "bench",
 ) -> None:
     enc = PositionEncoding(session.header.encoding)
     sess = Session(sid, encoding=enc, kinds=KINDS, feedback=feedback, closed_trees=closed_trees, tally=answers)
@@ -136,6 +166,7 @@ def _replay_session(
     mirror: dict[str, Document] = {}  # the client's own copy, as the bench keeps it
     repo = _repo(session.trace, out.path)
     qn = 0
+    waiting: list[_Shown] = []  # a reporting client's right answer, until the next change
     for ev in session.events:
         if isinstance(ev, Open):
             sess.did_open(ev.uri, ev.language_id, ev.version, ev.text)
@@ -144,6 +175,8 @@ def _replay_session(
         elif isinstance(ev, Change):
             doc = mirror[ev.uri]
             changes = [text_change(ch) for ch in ev.content_changes]
+            while waiting:
+                _settle(sess, waiting.pop(), ev.uri, changes)
             for change in changes:
                 (applied,) = doc.apply_changes([change], ev.version, enc)
                 tracker.on_change(ev.uri, applied.start_cp, applied.old_end_cp, applied.old_text, applied.new_text)
@@ -154,14 +187,39 @@ def _replay_session(
             sess.did_close(ev.uri)
         elif isinstance(ev, Query):
             qn += 1
-            out.queries.append(_query(sess, session.trace, repo, ev, qn, tracker, out, collect))
+            out.queries.append(
+                _query(
+                    sess, session.trace, repo, ev, qn, tracker, out, collect, waiting if client == "reporting" else None
+                )
+            )
         elif isinstance(ev, End):
             pass
     sess.close()
 
 
+def _settle(sess: Session, shown: _Shown, uri: str, changes: list[Any]) -> None:
+    """A reporting client's word on a right answer, as the developer's next change shows it."""
+    ranged = [c.range for c in changes if c.range is not None]
+    first_line = min((r.start.line for r in ranged), default=0)
+    last_line = max((r.end.line for r in ranged), default=1 << 30)
+    taken = shown.taken_by(uri, first_line, last_line)
+    for suggestion_id in shown.ids:
+        if taken:
+            sess.accept(suggestion_id)
+        else:
+            sess.reject(suggestion_id, "ignored")
+
+
 def _query(
-    sess: Session, trace: str, repo: str, q: Query, qn: int, tracker: ReversalTracker, out: FileResult, collect: bool
+    sess: Session,
+    trace: str,
+    repo: str,
+    q: Query,
+    qn: int,
+    tracker: ReversalTracker,
+    out: FileResult,
+    collect: bool,
+    waiting: list[_Shown] | None = None,
 ) -> dict[str, Any]:
     enc = sess.encoding
     expected = expected_in_cp(q.expected or [], {u: s.document for u, s in sess.documents.items()}, enc)
@@ -184,15 +242,23 @@ def _query(
     }
     if first is None:
         return row
-    judged = _judge_placed(sess, first, q, expected, tracker)
+    follow_ups: list[PlacedSuggestion] = []
+    judged = _judge_placed(sess, first, q, expected, tracker, follow_ups)
     row.update(correct=judged.correct, reason=judged.reason, reversal=judged.reversal)
     if not judged.correct:
         sess.reject(first.id, "ignored")
+    elif waiting is not None:
+        waiting.append(_shown(first, follow_ups[0] if follow_ups else None))
     return row
 
 
 def _judge_placed(
-    sess: Session, first: PlacedSuggestion, q: Query, expected: list[CpExpected], tracker: ReversalTracker
+    sess: Session,
+    first: PlacedSuggestion,
+    q: Query,
+    expected: list[CpExpected],
+    tracker: ReversalTracker,
+    follow_ups: list[PlacedSuggestion] | None = None,
 ) -> Judged:
     enc = sess.encoding
     doc = sess.documents[first.uri].document
@@ -207,6 +273,8 @@ def _judge_placed(
             if nxt is not None:
                 sess.reject(nxt.id, "ignored")
             return Judged(False, FOLLOWED_JUMP + (FOLLOW_UP_SILENT if nxt is None else FOLLOW_UP_JUMPED))
+        if follow_ups is not None:
+            follow_ups.append(nxt)
         judged = _judge_placed(sess, nxt, q, expected, tracker)
         if not judged.correct:
             sess.reject(nxt.id, "ignored")
@@ -358,7 +426,7 @@ def write_report(queries: list[dict[str, Any]], json_path: str | None, explain_p
                 f.write(json.dumps(q) + "\n")
 
 
-def _run(args: tuple[str, bool]) -> FileResult:
+def _run(args: tuple[str, bool, str]) -> FileResult:
     return replay_file(*args)
 
 
@@ -420,15 +488,20 @@ def _start_worker(overrides: list[str], syntax: str) -> None:
 
 
 def replay_all(
-    paths: list[str], jobs: int = 2, collect: bool = False, overrides: list[str] | None = None, syntax: str = "full"
+    paths: list[str],
+    jobs: int = 2,
+    collect: bool = False,
+    overrides: list[str] | None = None,
+    syntax: str = "full",
+    client: str = "bench",
 ) -> Iterator[FileResult]:
     _start_worker(overrides or [], syntax)
     if jobs <= 1:
         for p in paths:
-            yield replay_file(p, collect)
+            yield replay_file(p, collect, client)
         return
     with multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(overrides or [], syntax)) as pool:
-        yield from pool.imap(_run, [(p, collect) for p in paths])
+        yield from pool.imap(_run, [(p, collect, client) for p in paths])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -442,10 +515,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--syntax", choices=SYNTAX_LEVELS, default="full", help="replay as for a language with less syntax support"
     )
+    ap.add_argument(
+        "--client",
+        choices=CLIENTS,
+        default="bench",
+        help="bench: reject only wrong answers; reporting: also settle right ones (module docstring)",
+    )
     args = ap.parse_args(argv)
     rows: list[dict[str, Any]] = []
     cand_out = open(args.candidates, "w") if args.candidates else None  # noqa: SIM115
-    for res in replay_all(args.traces, args.jobs, cand_out is not None, args.set, args.syntax):
+    for res in replay_all(args.traces, args.jobs, cand_out is not None, args.set, args.syntax, args.client):
         rows.extend(res.queries)
         if cand_out is not None:
             for c in res.candidates:
