@@ -63,7 +63,7 @@ from nextedit.suggest.filters import clean_edits
 from nextedit.suggest.model import Candidate, SuggestionKinds, SuggestRequest, TriggerKind
 from nextedit.suggest.rank import feature_vector, request_features
 from nextedit.syntax.closed_trees import ClosedTrees
-from nextedit.text import Document, PositionEncoding
+from nextedit.text import Document, PositionEncoding, TextChange
 from nextedit.text.portable_regex import why_not_portable
 
 KINDS = SuggestionKinds(jump=True, search_and_replace=True)
@@ -197,7 +197,7 @@ def _replay_session(
     sess.close()
 
 
-def _settle(sess: Session, shown: _Shown, uri: str, changes: list[Any]) -> None:
+def _settle(sess: Session, shown: _Shown, uri: str, changes: list[TextChange]) -> None:
     """A reporting client's word on a right answer, as the developer's next change shows it."""
     ranged = [c.range for c in changes if c.range is not None]
     first_line = min((r.start.line for r in ranged), default=0)
