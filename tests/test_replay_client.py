@@ -20,8 +20,9 @@ import replay_inprocess  # noqa: E402
 
 from nextedit.session import PlacedEdit, PlacedSuggestion, Session  # noqa: E402
 from nextedit.text import Position, Range, TextChange  # noqa: E402
+from tests.helpers.sample import SAMPLE_TRACE  # noqa: E402
 
-SAMPLE = str(ROOT / "src" / "nextedit" / "bench" / "sample" / "flask-sample.jsonl.gz")
+SAMPLE = str(SAMPLE_TRACE)
 
 
 class _Verdicts:

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "perf"))
 import trace_tail  # noqa: E402
 
-SAMPLE = Path(__file__).resolve().parent.parent / "src" / "nextedit" / "bench" / "sample" / "flask-sample.jsonl.gz"
+from tests.helpers.sample import SAMPLE_TRACE as SAMPLE  # noqa: E402
 
 
 def test_profile_all_prints_where_every_suggest_went_and_leaves_no_files(

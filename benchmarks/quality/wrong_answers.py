@@ -119,15 +119,14 @@ def query_class(row: dict[str, Any]) -> str:
 
 def right_candidate_ranks(lines: Iterable[str]) -> dict[tuple[str, int], list[int]]:
     """Per (trace, query): the ranks of the candidates the judge found right, from a ``--candidates`` file."""
-    out: dict[tuple[str, int], list[int]] = collections.defaultdict(list)
+    out: dict[tuple[str, int], list[int]] = {}
     for line in lines:
         if not line.strip():
             continue
         c = json.loads(line)
-        key = (c["trace"], c["query"])
-        out.setdefault(key, [])
+        right = out.setdefault((c["trace"], c["query"]), [])  # a query with candidates, right or not
         if c.get("correct"):
-            out[key].append(c["rank"])
+            right.append(c["rank"])
     return out
 
 
