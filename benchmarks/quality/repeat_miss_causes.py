@@ -238,13 +238,13 @@ def diagnose_file(path: str, cases: list[dict[str, Any]]) -> list[tuple[dict[str
 
     results: list[tuple[dict[str, Any], str]] = []
 
-    def query(sess: Any, trace: str, repo: str, q: Query, qn: int, tracker: Any, out: Any, collect: bool) -> Any:
+    def query(sess: Any, trace: str, repo: str, q: Query, qn: int, *rest: Any) -> Any:
         case = wanted.get((trace, qn))
         if case is None:
-            return _query(sess, trace, repo, q, qn, tracker, out, collect)
+            return _query(sess, trace, repo, q, qn, *rest)
         captured.clear()
         captured["on"] = True
-        row = _query(sess, trace, repo, q, qn, tracker, out, collect)
+        row = _query(sess, trace, repo, q, qn, *rest)
         captured["on"] = False
         context = captured.get("context")
         if context is None or context.uri != case["uri"] or context.text[case["start"] : case["end"]] != case["old"]:
