@@ -11,45 +11,28 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "quality"))
 import repeat_miss_causes  # noqa: E402
 
-from nextedit.bench.events import Change, Open, Query  # noqa: E402
-from nextedit.bench.readers import load_sessions  # noqa: E402
-from nextedit.bench.wire import text_change  # noqa: E402
-from nextedit.text import Document, PositionEncoding  # noqa: E402
 from tests.helpers.sample import SAMPLE_TRACE  # noqa: E402
 
 
 def _case_after_second_edit() -> dict:
     """A case at the first query after two edits of a sample session: the
-    newest edit's change, asked for at that edit's own (now changed) span."""
-    for session in load_sessions(str(SAMPLE_TRACE)):
-        enc = PositionEncoding(session.header.encoding)
-        docs: dict[str, Document] = {}
-        edits = 0
-        last = None
-        qn = 0
-        for ev in session.events:
-            if isinstance(ev, Open):
-                docs[ev.uri] = Document(ev.uri, ev.language_id, ev.version, ev.text)
-            elif isinstance(ev, Change):
-                for change in ev.content_changes:
-                    (last,) = docs[ev.uri].apply_changes([text_change(change)], ev.version, enc)
-                    edits += 1
-                uri = ev.uri
-            elif isinstance(ev, Query):
-                qn += 1
-                if edits >= 2 and last is not None:
-                    end = last.start_cp + len(last.new_text)
-                    return {
-                        "trace": session.trace,
-                        "query": qn,
-                        "class": "same-as-newest",
-                        "uri": uri,
-                        "start": last.start_cp,
-                        "end": end,
-                        "old": docs[uri].text[last.start_cp : end],
-                        "new": last.old_text,
-                        "change": list(repeat_miss_causes.minimal_change(last.old_text, last.new_text)),
-                    }
+    newest edit undone, asked for at that edit's own span."""
+    for at in repeat_miss_causes.queries_of(str(SAMPLE_TRACE)):
+        if len(at.applied) < 2:
+            continue
+        last = at.applied[-1]
+        end = last.start_cp + len(last.new_text)
+        return {
+            "trace": at.trace,
+            "query": at.query,
+            "class": "same-as-newest",
+            "uri": at.event.uri,
+            "start": last.start_cp,
+            "end": end,
+            "old": at.docs[at.event.uri].text[last.start_cp : end],
+            "new": last.old_text,
+            "change": list(repeat_miss_causes.minimal_change(last.old_text, last.new_text)),
+        }
     raise AssertionError("the sample has no query after two edits")
 
 

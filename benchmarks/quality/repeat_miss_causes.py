@@ -26,7 +26,8 @@ import argparse
 import collections
 import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from nextedit.suggest.repeat.rules import acceptable, literal_specificity, made_
 from nextedit.suggest.repeat.sites import find_sites, same_category
 from nextedit.suggest.signature import deletes_a_used_parameter
 from nextedit.syntax.closed_trees import ClosedTrees
-from nextedit.text import Document, PositionEncoding
+from nextedit.text import AppliedEdit, Document, PositionEncoding
 
 Key = tuple[str, int]
 
@@ -79,28 +80,47 @@ def misses(explain: str, candidates: str) -> set[Key]:
     return out
 
 
-def classify(path: str, missed: set[Key]) -> list[dict[str, Any]]:
-    """The misses of one trace file whose expected edit repeats an earlier edit, with their class."""
-    cases = []
+@dataclass
+class AtQuery:
+    """One query of a trace file, with the session's documents and edits as they stand there."""
+
+    trace: str
+    query: int  # 1-based within the session, as replay_inprocess counts
+    event: Query
+    docs: dict[str, Document]
+    enc: PositionEncoding
+    applied: list[AppliedEdit]  # the session's edits so far, oldest first
+
+
+def queries_of(path: str) -> Iterator[AtQuery]:
+    """Every query of ``path``, its sessions' changes applied up to it (the
+    documents and the list are live: read them before asking for the next)."""
     for session in load_sessions(path):
         enc = PositionEncoding(session.header.encoding)
         docs: dict[str, Document] = {}
-        past: list[tuple[str, str]] = []
+        applied: list[AppliedEdit] = []
         qn = 0
         for ev in session.events:
             if isinstance(ev, Open):
                 docs[ev.uri] = Document(ev.uri, ev.language_id, ev.version, ev.text)
             elif isinstance(ev, Change):
                 for change in ev.content_changes:
-                    (applied,) = docs[ev.uri].apply_changes([text_change(change)], ev.version, enc)
-                    past.append((applied.old_text, applied.new_text))
+                    applied.extend(docs[ev.uri].apply_changes([text_change(change)], ev.version, enc))
             elif isinstance(ev, Query):
                 qn += 1
-                if (session.trace, qn) not in missed:
-                    continue
-                case = _repeats(session.trace, qn, ev, docs, enc, past)
-                if case is not None:
-                    cases.append({**case, "file": path})
+                yield AtQuery(session.trace, qn, ev, docs, enc, applied)
+
+
+def classify(path: str, missed: set[Key]) -> list[dict[str, Any]]:
+    """The misses of one trace file whose expected edit repeats an earlier edit, with their class."""
+    cases = []
+    for at in queries_of(path):
+        if (at.trace, at.query) not in missed:
+            continue
+        past = [(a.old_text, a.new_text) for a in at.applied]
+        case = _repeats(at.trace, at.query, at.event, at.docs, at.enc, past)
+        if case is not None:
+            cases.append({**case, "file": path})
     return cases
 
 
