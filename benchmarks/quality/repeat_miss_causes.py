@@ -274,7 +274,7 @@ def diagnose_file(path: str, cases: list[dict[str, Any]]) -> list[tuple[dict[str
         return row
 
     repeat.RepeatEditSuggester.propose = capturing  # type: ignore[method-assign]
-    replay_inprocess._query = query
+    replay_inprocess._query = query  # type: ignore[assignment]
     try:
         with tempfile.TemporaryDirectory() as state:
             feedback = FeedbackLog(Path(state) / "feedback.jsonl")

@@ -313,7 +313,9 @@ def _collect(
         rejected_rules=sess._rejected_rules,
         verdicts=sess.verdicts(),
     )
-    assert ranking.context is not None or not ranking.candidates
+    context = ranking.context
+    if context is None:  # no request was made: nothing ranked
+        return
     for rank_, cand in enumerate(ranking.candidates):
         fitted = fit_kinds(cand, sess.kinds)
         if fitted is None:
@@ -329,7 +331,7 @@ def _collect(
                 "kind": cand.kind,
                 "score": cand.score,
                 "features": dataclasses.asdict(cand.features),
-                "vector": feature_vector(cand, request_features(ranking.context, cand)),
+                "vector": feature_vector(cand, request_features(context, cand)),
                 "correct": verdict.correct,
                 "reversal": verdict.reversal,
                 "why": verdict.reason,
@@ -456,7 +458,7 @@ def limit_syntax(level: str) -> None:
     if level == "full":
         return
     if level == "grammar-only":
-        queries.query_text = lambda language, name: None
+        queries.query_text = lambda language, name: None  # type: ignore[assignment]
         query_analysis.query_text = queries.query_text
         queries.grammar_dirs = lambda: []
         builtins.grammar_dirs = queries.grammar_dirs
