@@ -33,6 +33,7 @@ from typing import Any
 
 import replay_inprocess
 from replay_inprocess import FileResult, _query, _replay_session
+from wrong_answers import right_candidate_ranks
 
 from nextedit.bench.events import Change, Open, Query
 from nextedit.bench.readers import load_sessions
@@ -66,11 +67,8 @@ def minimal_change(old: str, new: str) -> tuple[str, str]:
 
 def misses(explain: str, candidates: str) -> set[Key]:
     """Related queries with no right answer and no right candidate."""
-    right: set[Key] = set()
-    for line in open(candidates):
-        row = json.loads(line)
-        if row.get("correct"):
-            right.add((row["trace"], row["query"]))
+    with open(candidates, encoding="utf-8") as f:
+        right = {key for key, ranks in right_candidate_ranks(f).items() if ranks}
     out = set()
     for line in open(explain):
         row = json.loads(line)

@@ -878,11 +878,13 @@ class Session:
         (0.55 against 0.92 after one nothing was said of, out of repository:
         ``benchmarks/results/quality-declined.md``); the ranker reads it."""
         suggestion = self._feedback(suggestion_id, "reject", reason)
+        if reason in _NO_VERDICT:
+            return suggestion
         shown = self._newest
-        if shown is not None and shown.id == suggestion_id and reason not in _NO_VERDICT:
+        if shown is not None and shown.id == suggestion_id:
             shown.declined = True
             self._count(shown, declined=True)
-        if suggestion is not None and suggestion.fingerprint and reason not in _NO_VERDICT:
+        if suggestion is not None and suggestion.fingerprint:
             self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)
             newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
