@@ -96,3 +96,28 @@ def test_on_the_bundled_sample_only_the_reporting_client_settles_right_answers(
     else:
         # the right answers are settled as well: more verdicts than wrong answers
         assert len(said) > 2 * wrong
+
+
+def test_the_candidates_file_says_where_each_candidate_acts() -> None:
+    """``--candidates`` rows carry ``site``: where a miss analysis reads the
+    candidate's text. A candidate the judge found right acts inside an edit
+    the developer still made, whose text at ``site`` is the candidate's old text."""
+    import repeat_miss_causes
+
+    from nextedit.bench.score import expected_in_cp
+
+    result = replay_inprocess.replay_file(SAMPLE, collect=True)
+    right = [c for c in result.candidates if c["correct"] and c["kind"] == "edit"]
+    assert right and all(isinstance(c["site"], int) for c in result.candidates)
+    by_query: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for c in right:
+        by_query.setdefault((c["trace"], c["query"]), []).append(c)
+    checked = 0
+    for at in repeat_miss_causes.queries_of(SAMPLE):  # documents are live: read each at its query
+        text = at.docs[at.event.uri].text
+        expected = expected_in_cp(at.event.expected or [], at.docs, at.enc)
+        for c in by_query.get((at.trace, at.query), []):
+            assert text.startswith(c["edit"][0][0], c["site"])
+            assert any(x.start <= c["site"] <= x.end for x in expected)
+            checked += 1
+    assert checked == len(right)

@@ -340,6 +340,8 @@ def _collect(
                 "related": bool(q.related),
                 "empty": q.expected == [],
                 "cursor": request_cp,
+                # where the candidate acts: its first edit's start, or a jump's target
+                "site": fitted.edits[0].start_cp if fitted.edits else fitted.target_cp,
             }
         )
 
