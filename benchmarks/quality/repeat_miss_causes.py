@@ -6,7 +6,9 @@ with no correct candidate ranked. Its class compares each expected edit's
 minimal change (common prefix and suffix stripped) with the session's earlier
 edits: ``same-as-newest`` (the newest edit's minimal change), ``same-as-older``
 (an older edit's), ``same-edit`` (an earlier edit's very old and new text).
-Each miss of the first two classes is replayed in process, as
+Each miss of the first two classes, and of ``same-edit`` where the edit
+replaces or deletes text (an insertion there has nothing of its own to
+match), is replayed in process, as
 ``replay_inprocess.py`` replays it, and the repeat suggester's request at that
 query is asked why it had no candidate for the expected site: the source edit
 beyond its history, no rule that matches the site, the matching rules not
@@ -300,11 +302,13 @@ def main() -> None:
     missed = misses(args.explain, args.candidates)
     table: collections.Counter[tuple[str, str]] = collections.Counter()
     classes: collections.Counter[str] = collections.Counter()
+    insertions = 0
     sink = open(args.cases, "w") if args.cases else None
     for path in args.traces:
         cases = classify(path, missed)
         classes.update(c["class"] for c in cases)
-        diagnosed = [c for c in cases if c["class"] != "same-edit"]
+        insertions += sum(c["class"] == "same-edit" and not c["old"] for c in cases)
+        diagnosed = [c for c in cases if c["class"] != "same-edit" or c["old"]]
         for case, cause in diagnose_file(path, diagnosed):
             table[(case["class"], cause)] += 1
             if sink is not None:
@@ -312,9 +316,11 @@ def main() -> None:
     if sink is not None:
         sink.close()
     print(f"misses: {len(missed)}; repeating an earlier edit: {dict(classes)}")
-    print("| cause | same-as-newest | same-as-older |\n|---|---:|---:|")
+    print(f"same-edit insertions (not diagnosed): {insertions}")
+    kinds = ("same-as-newest", "same-as-older", "same-edit")
+    print("| cause | " + " | ".join(kinds) + " |\n|---|" + "---:|" * len(kinds))
     for cause in sorted({c for _, c in table}, key=lambda c: -sum(table[(k, c)] for k in classes)):
-        print(f"| {cause} | {table[('same-as-newest', cause)]} | {table[('same-as-older', cause)]} |")
+        print(f"| {cause} | " + " | ".join(str(table[(k, cause)]) for k in kinds) + " |")
 
 
 if __name__ == "__main__":
