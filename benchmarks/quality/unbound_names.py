@@ -37,14 +37,9 @@ from nextedit.syntax.name_resolution import Resolver, resolve_binding  # noqa: E
 from nextedit.syntax.scopes import enclosing_node, identifier_at  # noqa: E402
 from nextedit.syntax.tree import SyntaxTree  # noqa: E402
 from nextedit.text.lexical import NAME_RE  # noqa: E402
+from nextedit.text.lines import lines_back, lines_forward  # noqa: E402
 
 _EXAMPLE_AT = re.compile(r"edit #\d+ at (\d+)")
-
-
-def _line(text: str, cp: int) -> tuple[int, int]:
-    start = text.rfind("\n", 0, cp) + 1
-    end = text.find("\n", cp)
-    return start, len(text) if end < 0 else end
 
 
 def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[str] | None:
@@ -62,7 +57,7 @@ def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[s
     def byte(cp: int) -> int:
         return len(text[:cp].encode())
 
-    lo, hi = _line(text, example)
+    lo, hi = lines_back(text, example, 0), lines_forward(text, example, 0)
     line_lo, line_hi = byte(lo), byte(hi)
     local: set[str] = set()
     for m in NAME_RE.finditer(text, lo, hi):
@@ -82,7 +77,7 @@ def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[s
         ):
             continue  # the example's line defines it: the edit brings its own binding
         local.add(m.group())
-    a, b = _line(text, site)
+    a, b = lines_back(text, site, 0), lines_forward(text, site, 0)
     used = set(NAME_RE.findall(text[a:site] + new + text[site + len(old) : b]))
     cut_lo, cut_hi = byte(site), byte(site + len(old))
     node = enclosing_node(tree, cut_lo, cut_lo)
@@ -146,11 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--candidates", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    rows = {(r["trace"], r["query"]): r for r in map(json.loads, open(args.explain)) if r}
+    with open(args.explain, encoding="utf-8") as f:
+        rows = {(r["trace"], r["query"]): r for r in (json.loads(line) for line in f if line.strip())}
     top = {}
-    for c in map(json.loads, open(args.candidates)):
-        if c["rank"] == 0 and c["suggester"] == "repeat" and c.get("site") is not None:
-            top[(c["trace"], c["query"])] = c
+    with open(args.candidates, encoding="utf-8") as f:
+        for c in (json.loads(line) for line in f if line.strip()):
+            if c["rank"] == 0 and c["suggester"] == "repeat" and c.get("site") is not None:
+                top[(c["trace"], c["query"])] = c
     counts: collections.Counter[tuple[str, str, bool, bool]] = collections.Counter()
     with multiprocessing.Pool(args.jobs, _start, (rows, top)) as pool:
         for part in pool.imap_unordered(_count_file, args.traces):
