@@ -57,9 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         help="write the candidates seen with the held-out models in the loop (on-policy data)",
     )
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    ap.add_argument(
+        "--drop",
+        default="",
+        metavar="PREFIXES",
+        help="fit without the features whose names start with any of these (comma-separated), as train_ranker.py's",
+    )
     args = ap.parse_args(argv)
 
-    rec = train_ranker.load_recorded(args.queries, args.candidates, args.fit_extra)
+    drop = tuple(p for p in args.drop.split(",") if p)
+    rec = train_ranker.load_recorded(args.queries, args.candidates, args.fit_extra, drop)
     weighting = train_ranker.Weighting(args.balance, args.first_weight)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
