@@ -11,7 +11,7 @@ WORK=${WORK:-$(mktemp -d)}
 mkdir -p "$WORK"
 TARGET=${TARGET:-0.87}   # the pooled precision the operating point is chosen for (0.84 before 2026-12-01, 0.85 before 2026-12-02 17:30, 0.86 before 2026-12-04 19:40: quality-operating-point.md, quality-search-budget.md)
 FIRST_WEIGHT=${FIRST_WEIGHT:-1}   # how many times a candidate ranked first weighs another in the fits (train_ranker.row_weights)
-DROP=${DROP:-}   # features the fits leave out (train_ranker.py --drop): empty, all of them
+DROP=${DROP-member,between_examples,comment}   # features the fits leave out (train_ranker.py --drop; quality-trials-session50.md); DROP= for none
 HERE=benchmarks/quality
 
 echo "== round 1: candidates under the shipped weights"
