@@ -10,6 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "quality"))
 import unbound_names  # noqa: E402
 
+from nextedit.text import Document  # noqa: E402
+
 SOURCE = """\
 def done(ctx):
     if ctx.has_request:
@@ -26,6 +28,7 @@ def bound(app, ctx):
         pass
 """
 WALRUS = "(ctx := app.get()) is not None and "
+DOC = Document("file:///flask/ctx.py", "python", 1, SOURCE)
 
 
 def _row(site: int) -> dict:
@@ -35,13 +38,13 @@ def _row(site: int) -> dict:
 
 def test_a_name_bound_by_the_text_the_edit_removes_is_unbound_at_the_site() -> None:
     site = SOURCE.index(WALRUS)
-    assert unbound_names.unbound_names(SOURCE, "python", _row(site)) == ["ctx"]
+    assert unbound_names.unbound_names(DOC, "python", _row(site)) == ["ctx"]
 
 
 def test_a_name_the_sites_function_binds_is_seen() -> None:
     site = SOURCE.index(WALRUS, SOURCE.index("def bound"))
-    assert unbound_names.unbound_names(SOURCE, "python", _row(site)) == []
+    assert unbound_names.unbound_names(DOC, "python", _row(site)) == []
 
 
 def test_a_row_whose_old_text_is_not_at_its_site_is_not_read() -> None:
-    assert unbound_names.unbound_names(SOURCE, "python", _row(0)) is None
+    assert unbound_names.unbound_names(DOC, "python", _row(0)) is None

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=float, default=0.87)
     ap.add_argument("--drop", default="", help="leave out features starting with these (comma-separated)")
     args = ap.parse_args(argv)
-    drop = tuple(p for p in args.drop.split(",") if p)
+    drop = tr.drop_prefixes(args.drop)
     rec = tr.load_recorded(args.queries, args.candidates, [], drop)
     results: dict[str, dict[str, collections.Counter]] = {name: {} for name in ["none", *GROUPS]}
     for repo in sorted({q["repo"] for q in rec.queries}):

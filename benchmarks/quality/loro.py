@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
-    drop = tuple(p for p in args.drop.split(",") if p)
+    drop = train_ranker.drop_prefixes(args.drop)
     rec = train_ranker.load_recorded(args.queries, args.candidates, args.fit_extra, drop)
     weighting = train_ranker.Weighting(args.balance, args.first_weight)
     with tempfile.TemporaryDirectory() as tmp:

@@ -405,6 +405,11 @@ class Recorded:
         return [*self.rows, *(self.extra[0] if self.extra is not None else [])]
 
 
+def drop_prefixes(value: str) -> tuple[str, ...]:
+    """``--drop``'s comma-separated feature-name prefixes (empty: none)."""
+    return tuple(p for p in value.split(",") if p)
+
+
 def load_recorded(
     queries_path: str, candidates_path: str, fit_extra: list[str], drop: tuple[str, ...] = ()
 ) -> Recorded:
@@ -463,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
-    drop = tuple(p for p in args.drop.split(",") if p)
+    drop = drop_prefixes(args.drop)
     rec = load_recorded(args.queries, args.candidates, args.fit_extra, drop)
     queries, cands, rows, names, y = rec.queries, rec.cands, rec.rows, rec.names, rec.y
     repos = sorted({q["repo"] for q in queries})

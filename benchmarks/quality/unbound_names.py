@@ -36,14 +36,16 @@ from nextedit.syntax.languages import language_for  # noqa: E402
 from nextedit.syntax.name_resolution import Resolver, resolve_binding  # noqa: E402
 from nextedit.syntax.scopes import enclosing_node, identifier_at  # noqa: E402
 from nextedit.syntax.tree import SyntaxTree  # noqa: E402
+from nextedit.text import Document  # noqa: E402
 from nextedit.text.lexical import NAME_RE  # noqa: E402
 from nextedit.text.lines import lines_back, lines_forward  # noqa: E402
 
 _EXAMPLE_AT = re.compile(r"edit #\d+ at (\d+)")
 
 
-def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[str] | None:
-    """The names the candidate's site would use unbound (``None``: not readable)."""
+def unbound_names(doc: Document, language: str, candidate: dict[str, Any]) -> list[str] | None:
+    """The names the candidate's site would use unbound in ``doc`` (``None``: not readable)."""
+    text = doc.text
     found = _EXAMPLE_AT.search(candidate["evidence"][-1]) if candidate["evidence"] else None
     if found is None or not candidate["edit"]:
         return None
@@ -51,11 +53,9 @@ def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[s
     old, new = candidate["edit"][0]
     if not text.startswith(old, site):
         return None  # the row's old text was cut short
-    source = text.encode()
+    source = doc.source_bytes
     tree = SyntaxTree.parse(language, source)
-
-    def byte(cp: int) -> int:
-        return len(text[:cp].encode())
+    byte = doc.byte_offset_at
 
     lo, hi = lines_back(text, example, 0), lines_forward(text, example, 0)
     line_lo, line_hi = byte(lo), byte(hi)
@@ -90,7 +90,7 @@ def unbound_names(text: str, language: str, candidate: dict[str, Any]) -> list[s
         for scope in resolver.chain(node):
             if scope == resolver.root_id:
                 break
-            s_lo, s_hi = resolver._scope_range(scope)
+            s_lo, s_hi = resolver.scope_nodes[scope].start_byte, resolver.scope_nodes[scope].end_byte
             starts = [s for s in resolver.classify_range(s_lo, s_hi) if not cut_lo <= s < cut_hi]
             if resolver.scope_has_defs(scope, starts, cut_lo):
                 seen = True
@@ -118,7 +118,7 @@ def _count_file(path: str) -> collections.Counter[tuple[str, str, bool, bool]]:
         if c is None or doc is None:
             continue
         language = language_for(doc.language_id, doc.uri, doc.text)
-        missing = None if language is None else unbound_names(doc.text, language, c)
+        missing = None if language is None else unbound_names(doc, language, c)
         if missing is None:
             continue
         row = _rows[(at.trace, at.query)]
