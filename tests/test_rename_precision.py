@@ -133,6 +133,25 @@ impl Types {
     check("rust", "file:///w/types.rs", fixture, "with_capacity", kinds=SuggestionKinds(rename=True))
 
 
+def test_rust_macro_path_names_another_item():
+    # serde's code generators: renaming the free function leaves the trait
+    # method of the same name, spelt as a path inside ``quote!``, alone
+    fixture = """\
+pub fn ⟦deserialize_tuple⟧(params: &Parameters) -> Fragment {
+    let dispatch = quote! {
+        _serde::Deserializer::deserialize_tuple(__deserializer, #field_count, #visitor_expr)
+    };
+    let call = quote!(__deserializer.deserialize_tuple(#field_count));
+    dispatch
+}
+
+fn deserialize_in_place(params: &Parameters) -> Fragment {
+    ‹deserialize_tuple›(params)
+}
+"""
+    check("rust", "file:///w/tuple.rs", fixture, "generate_body", kinds=SuggestionKinds(rename=True))
+
+
 def test_rust_field_shorthand_is_expanded_and_collapsed():
     text = """\
 fn build() -> Worker {

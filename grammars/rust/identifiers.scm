@@ -27,3 +27,8 @@
 (use_declaration argument: (scoped_identifier name: (identifier) @plain))
 (use_list (scoped_identifier name: (identifier) @plain))
 (use_as_clause path: (scoped_identifier name: (identifier) @plain))
+
+; inside a macro's token tree a path or a member access is only tokens:
+; a name right after `::` or `.` is another item's, as in code
+(token_tree "::" . (identifier) @member)
+(token_tree "." . (identifier) @member)
