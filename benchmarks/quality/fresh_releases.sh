@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Trace sets from five repositories in no folder of ours, rebuilt from their
+# registries' releases (release_history.py), mined, and replayed by the bench.
+# Needs the network (PyPI, npm) and git. The figures of 2026-12-05 are in
+# benchmarks/results/quality-fresh-releases.md (and -notes.md).
+#
+#   OUT=/tmp/fresh bash benchmarks/quality/fresh_releases.sh [--record]
+set -euo pipefail
+OUT=${OUT:-/tmp/fresh}
+here=$(cd "$(dirname "$0")" && pwd)
+python=${PYTHON:-python}
+mkdir -p "$OUT/repos" "$OUT/traces"
+
+build() {  # registry package license versions [extra release_history.py flags]
+    local registry=$1 package=$2 license=$3 versions=$4
+    shift 4
+    "$python" "$here/release_history.py" --registry "$registry" --package "$package" \
+        --versions "$versions" --out "$OUT/repos/$package" "$@"
+    "$python" -m nextedit traces mine "$OUT/repos/$package" -o "$OUT/traces/$package.jsonl.gz" \
+        --max-sessions 200 --license "$license" --no-progress
+}
+
+build pypi attrs MIT 23.1.0,23.2.0,24.1.0,24.2.0,24.3.0,25.1.0,25.2.0,25.3.0,25.4.0,26.1.0
+build pypi rich MIT 13.9.2,13.9.3,13.9.4,14.0.0,14.1.0,14.2.0,14.3.0,14.3.1,14.3.2,14.3.3,14.3.4,15.0.0
+# orjson's sdist vendors its crates under include/
+build pypi orjson Apache-2.0 3.11.0,3.11.1,3.11.2,3.11.3,3.11.4,3.11.5,3.11.6,3.11.7,3.11.8,3.11.9,3.12.0,3.13.0 --skip include
+build npm express MIT 4.19.2,4.20.0,4.21.0,4.21.1,4.21.2,5.0.0,5.0.1,5.1.0,5.2.0,5.2.1,5.3.0
+build npm commander MIT 12.0.0,12.1.0,13.0.0,13.1.0,14.0.0,14.0.1,14.0.2,14.0.3,15.0.0,15.1.0
+
+"$python" -m nextedit bench "$OUT"/traces/*.jsonl.gz --jobs 2 --name quality-fresh-releases "$@"
