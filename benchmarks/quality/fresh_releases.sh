@@ -14,6 +14,7 @@ mkdir -p "$OUT/repos" "$OUT/traces"
 build() {  # registry package license versions [extra release_history.py flags]
     local registry=$1 package=$2 license=$3 versions=$4
     shift 4
+    rm -rf "$OUT/repos/$package"
     "$python" "$here/release_history.py" --registry "$registry" --package "$package" \
         --versions "$versions" --out "$OUT/repos/$package" "$@"
     "$python" -m nextedit traces mine "$OUT/repos/$package" -o "$OUT/traces/$package.jsonl.gz" \

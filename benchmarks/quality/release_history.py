@@ -105,10 +105,11 @@ def _git(repo: Path, *args: str, date: str = "") -> None:
 
 
 def build(registry: str, package: str, versions: list[str], out: Path, skip: frozenset[str] = SKIPPED_DIRS) -> int:
-    """Commit each version's sources into a fresh repository at ``out``; the number of commits."""
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    """Commit each version's sources into a new repository at ``out`` (which
+    must not exist, or be empty); the number of commits."""
+    if out.exists() and any(out.iterdir()):
+        raise SystemExit(f"{out} exists and is not empty: remove it first")
+    out.mkdir(parents=True, exist_ok=True)
     _git(out, "init", "-q")
     for i, version in enumerate(versions):
         url = archive_url(registry, package, version)
@@ -116,15 +117,19 @@ def build(registry: str, package: str, versions: list[str], out: Path, skip: fro
         if not files:
             raise SystemExit(f"{package} {version}: no source files in {url}")
         for child in out.iterdir():
-            if child.name != ".git":
-                shutil.rmtree(child) if child.is_dir() else child.unlink()
+            if child.name == ".git":
+                continue
+            if child.is_dir():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
         for path, data in files.items():
             target = out / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         _git(out, "add", "-A")
-        # fixed dates, one day apart: the same versions give the same commits
-        _git(out, "commit", "-q", "--allow-empty", "-m", f"release {version}", date=f"2000-01-{i + 1:02d}T00:00:00Z")
+        # fixed dates, a day apart from 2000-01-01: the same versions give the same commits
+        _git(out, "commit", "-q", "--allow-empty", "-m", f"release {version}", date=f"@{946684800 + i * 86400} +0000")
         print(f"{package} {version}: {len(files)} source files", file=sys.stderr)
     return len(versions)
 
@@ -134,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--registry", choices=("pypi", "npm"), required=True)
     ap.add_argument("--package", required=True)
     ap.add_argument("--versions", required=True, help="comma-separated, oldest first")
-    ap.add_argument("--out", type=Path, required=True, help="the repository to create (replaced if it exists)")
+    ap.add_argument("--out", type=Path, required=True, help="the repository to create (a new or empty folder)")
     ap.add_argument(
         "--skip",
         action="append",
