@@ -152,6 +152,35 @@ fn deserialize_in_place(params: &Parameters) -> Fragment {
     check("rust", "file:///w/tuple.rs", fixture, "generate_body", kinds=SuggestionKinds(rename=True))
 
 
+def test_go_package_qualified_type_is_not_the_parameter():
+    # a parameter named like a type of another package: renaming it leaves
+    # ``testing.B`` alone
+    fixture = """\
+package gin
+
+import "testing"
+
+func BenchmarkOneRoute(⟦B⟧ *testing.B) {
+	var other testing.B
+	‹B›.ReportAllocs()
+	_ = other
+}
+"""
+    check("go", "file:///w/bench_test.go", fixture, "b", kinds=SuggestionKinds(rename=True))
+
+
+def test_typescript_namespace_qualified_type_is_not_the_local_alias():
+    # zod: ``type input`` of this module against ``z.input`` of the import
+    fixture = """\
+import { z } from "zod";
+
+export type ⟦input⟧<T> = T extends { _input: infer I } ? I : never;
+type Parsed = z.input<typeof schema>;
+const sample: ‹input›<typeof schema> = {};
+"""
+    check("typescript", "file:///w/types.ts", fixture, "InputOf", kinds=SuggestionKinds(rename=True))
+
+
 def test_rust_field_shorthand_is_expanded_and_collapsed():
     text = """\
 fn build() -> Worker {

@@ -13,3 +13,5 @@
 (keyed_element key: (literal_element (identifier) @member))
 ; labels form their own namespace
 (label_name) @member
+; pkg.Type names a type of another package, never one of this file
+(qualified_type name: (type_identifier) @member)

@@ -12,3 +12,6 @@
 ; obj.name, { name: v }, class fields and methods, interface members, enum members
 (property_identifier) @member
 (private_property_identifier) @member
+
+; ns.Type names a type of another module or namespace (z.input, core.output)
+(nested_type_identifier name: (type_identifier) @member)
