@@ -181,6 +181,34 @@ const sample: ‹input›<typeof schema> = {};
     check("typescript", "file:///w/types.ts", fixture, "InputOf", kinds=SuggestionKinds(rename=True))
 
 
+def test_typescript_class_swapped_for_a_factory_is_no_rename():
+    # rxjs: the import now names the factory; its calls drop ``new``, so
+    # ``new createOperatorSubscriber(…)`` at the uses would be wrong
+    fixture = """\
+import { ⟦OperatorSubscriber⟧ } from './OperatorSubscriber';
+
+export function buffer<T>(closingNotifier: ObservableInput<any>) {
+  return operate((source, subscriber) => {
+    source.subscribe(new OperatorSubscriber(subscriber, (value) => currentBuffer.push(value)));
+  });
+}
+"""
+    check("typescript", "file:///w/buffer.ts", fixture, "createOperatorSubscriber")
+
+
+def test_typescript_class_renamed_to_a_class_is_still_renamed_where_constructed():
+    fixture = """\
+import { ⟦OperatorSubscriber⟧ } from './OperatorSubscriber';
+
+export function buffer<T>() {
+  return operate((source, subscriber) => {
+    source.subscribe(new ‹OperatorSubscriber›(subscriber, (value) => push(value)));
+  });
+}
+"""
+    check("typescript", "file:///w/buffer.ts", fixture, "SubscriberOperator", kinds=SuggestionKinds(rename=True))
+
+
 def test_rust_field_shorthand_is_expanded_and_collapsed():
     text = """\
 fn build() -> Worker {

@@ -48,7 +48,11 @@ language predeclares (``grammars/<language>/builtins.txt``: Go's
 developer replaced one use of the builtin, which is no rename of it;
 ``NEW`` is a strict prefix of ``OLD`` (backspacing) or does not parse as an
 identifier; the developer earlier renamed ``NEW`` to ``OLD`` (that would
-rename back); every occurrence already reads ``NEW``.
+rename back); every occurrence already reads ``NEW``; a capitalised ``OLD``
+becomes a lower-case ``NEW`` and an occurrence left is constructed with
+``new`` (``import { OperatorSubscriber }`` → ``{ createOperatorSubscriber }``:
+a class swapped for a factory, whose calls drop ``new``: ``new
+createOperatorSubscriber(…)`` is no rename).
 
 Owns the suggester itself: evidence in, candidates (or a reason for
 silence) out. Its parts live beside it: :mod:`nextedit.suggest.rename.evidence`
@@ -63,6 +67,7 @@ Must not know about LSP/ACP or position encodings.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -210,6 +215,9 @@ class RenameSuggester:
         file_level = resolved is not None and resolved.file_level
 
         edits = _remaining(text, ranges_before, sites, old, new)
+        if _factory_for_a_class(text, old, new, [e.start_cp for e in edits]):
+            log.debug("rename %s→%s: a class swapped for a function where it is constructed", old, new)
+            return SilenceReason.NO_CANDIDATES
 
         if state.syntax is not None and edits:
             edits = shorthand_fields(state, edits, old, new)
@@ -355,6 +363,22 @@ def _rename_features(ev: RenameEvidence, rank: int, **fields: Any) -> CandidateF
     )
 
 
+# ``new`` right before a name: the name is constructed there (JavaScript,
+# TypeScript, Java, C#, C++, PHP), not a member ``x.new`` or a word ``renew``
+_NEW_BEFORE = re.compile(r"(?<![\w$.])new\s+$")
+
+
+def _factory_for_a_class(text: str, old: str, new: str, starts: list[int]) -> bool:
+    """``OperatorSubscriber`` → ``createOperatorSubscriber`` with OLD still
+    constructed (``new OLD(…)``) at one of ``starts``: a capitalised name (a
+    class, by every convention) swapped for a lower-case one (a function),
+    whose calls drop ``new`` — no rename of the class."""
+    o, n = old.lstrip("_$"), new.lstrip("_$")
+    if not o or not n or not o[0].isupper() or not n[0].islower():
+        return False
+    return any(_NEW_BEFORE.search(text, max(0, s - 16), s) is not None for s in starts)
+
+
 def _is_builtin(context: SuggestContext, name: str) -> bool:
     """Whether ``name`` is one the document's language predeclares (Go's
     ``string``, Ruby's ``warn``): replacing a use of it is no rename of it."""
@@ -408,10 +432,13 @@ def _text_sites(context: SuggestContext, ev: RenameEvidence, starts: list[int]) 
     the binding does not — another binding of the same name (a pytest
     fixture's parameter in another test), a name defined elsewhere. Never in
     a comment or a string, never another local variable of the same name,
-    and none for a name the language predeclares."""
+    and none for a name the language predeclares or a class swapped for a
+    factory (:func:`_factory_for_a_class`)."""
     old = ev.old
     if _is_builtin(context, old):
         return []  # the same name elsewhere is the language's
+    if _factory_for_a_class(context.text, old, ev.new, starts):
+        return []
     return [
         s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
     ]
