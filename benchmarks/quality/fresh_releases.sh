@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trace sets from five repositories in no folder of ours, rebuilt from their
+# Trace sets from seven repositories in no folder of ours, rebuilt from their
 # registries' releases (release_history.py), mined, and replayed by the bench.
 # Needs the network (PyPI, npm) and git. The figures of 2026-12-05 are in
 # benchmarks/results/quality-fresh-releases.md (and -notes.md).
@@ -27,5 +27,9 @@ build pypi rich MIT 13.9.2,13.9.3,13.9.4,14.0.0,14.1.0,14.2.0,14.3.0,14.3.1,14.3
 build pypi orjson Apache-2.0 3.11.0,3.11.1,3.11.2,3.11.3,3.11.4,3.11.5,3.11.6,3.11.7,3.11.8,3.11.9,3.12.0,3.13.0 --skip include
 build npm express MIT 4.19.2,4.20.0,4.21.0,4.21.1,4.21.2,5.0.0,5.0.1,5.1.0,5.2.0,5.2.1,5.3.0
 build npm commander MIT 12.0.0,12.1.0,13.0.0,13.1.0,14.0.0,14.0.1,14.0.2,14.0.3,15.0.0,15.1.0
+# rxjs publishes its TypeScript sources (src/) beside the built dist/
+build npm rxjs Apache-2.0 7.5.0,7.5.1,7.5.2,7.5.3,7.5.4,7.5.5,7.5.6,7.5.7,7.6.0,7.7.0,7.8.0,7.8.1,7.8.2
+# ujson's sdist: C sources, its vendored double-conversion under deps/
+build pypi ujson BSD-3-Clause 5.5.0,5.6.0,5.7.0,5.8.0,5.9.0,5.10.0,5.11.0,5.12.0,5.12.1,5.13.0,6.0.0,6.1.0 --skip deps
 
 "$python" -m nextedit bench "$OUT"/traces/*.jsonl.gz --jobs 2 --name quality-fresh-releases "$@"
