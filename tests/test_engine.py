@@ -133,6 +133,25 @@ def test_kinds_rename_and_search_and_replace_fall_back_to_edit_jump_dropped():
     assert fit_kinds(jump, every).kind == "jump"
 
 
+def test_an_answerable_edit_of_the_same_change_goes_before_its_replace_all():
+    # a search-and-replace is right only if every match is to change, the
+    # edit whenever its one site is: offered the same change, the site first
+    text = "x = old\ny = old\nz = old\n"
+    at = [i for i in range(len(text)) if text.startswith("old", i)]
+    every = SuggestionKinds(search_and_replace=True)
+    replace_all = candidate(
+        [(a, a + 3, "new") for a in at], kind="searchAndReplace", search="old", replace="new", fingerprint="all"
+    )
+    one_site = dataclasses.replace(candidate([(at[0], at[0] + 3, "new")], fingerprint="one"), score=0.7)
+    other = candidate([(0, 1, "w")], score=0.8, fingerprint="other")
+    out = ask(session_with(text, [Fixed("fixed", [replace_all, one_site, other])], every))
+    assert [s.fingerprint for s in out] == ["one", "all", "other"]
+    # below the threshold the edit is no answer: the search-and-replace stays first
+    weak = dataclasses.replace(one_site, score=0.2)
+    out = ask(session_with(text, [Fixed("fixed", [replace_all, weak, other])], every))
+    assert [s.fingerprint for s in out] == ["all", "other"]
+
+
 def test_far_edit_gets_a_jump_first_when_advertised():
     text = "".join(f"line{i} = {i}\n" for i in range(100))
     far = text.index("line90 = 90") + len("line90 = ")

@@ -128,6 +128,7 @@ class SuggestionEngine:
             notes.append(f"best score {kept[0].score:.2f} < {self.threshold}")
             return SuggestOutcome((), SilenceReason.BELOW_THRESHOLD, tuple(notes))
 
+        strong = _edit_before_its_replace_all(strong, ranking.context.text)
         fitted = _dedupe(c for c in (fit_kinds(c, kinds) for c in strong) if c is not None)
         if not fitted:
             return SuggestOutcome((), SilenceReason.FILTERED, tuple(notes))
@@ -340,6 +341,25 @@ def _sites_in_order(candidates: list[Candidate]) -> list[Candidate]:
         for i, score in zip(in_order, scores, strict=True):
             out[i] = dataclasses.replace(candidates[i], score=score)
     return out
+
+
+def _edit_before_its_replace_all(strong: list[Candidate], text: str) -> list[Candidate]:
+    """A search-and-replace is right only if every one of its matches is to
+    change; an ``edit`` making the same change at one of them is right
+    whenever that one is. When the first answer would replace all and an
+    ``edit`` of the same change also reaches the threshold (``strong`` holds
+    only those), the edit goes first: the developer is offered the site, not
+    every match at once (the search-and-replace still follows it)."""
+    first = strong[0] if strong else None
+    if first is None or first.kind != "searchAndReplace":
+        return strong
+    key = filters.change_key(first.uri, first.edits, text)
+    if not key:
+        return strong
+    for i, c in enumerate(strong):
+        if c.kind == "edit" and c.uri == first.uri and filters.change_key(c.uri, c.edits, text) == key:
+            return [c, *strong[:i], *strong[i + 1 :]]
+    return strong
 
 
 def _dedupe(candidates: Iterable[Candidate]) -> list[Candidate]:
