@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trace sets from seven repositories in no folder of ours, rebuilt from their
+# Trace sets from twelve repositories in no folder of ours, rebuilt from their
 # registries' releases (release_history.py), mined, and replayed by the bench.
 # Needs the network (PyPI, npm) and git. The figures of 2026-12-05 are in
 # benchmarks/results/quality-fresh-releases.md (and -notes.md).
@@ -31,5 +31,12 @@ build npm commander MIT 12.0.0,12.1.0,13.0.0,13.1.0,14.0.0,14.0.1,14.0.2,14.0.3,
 build npm rxjs Apache-2.0 7.5.0,7.5.1,7.5.2,7.5.3,7.5.4,7.5.5,7.5.6,7.5.7,7.6.0,7.7.0,7.8.0,7.8.1,7.8.2
 # ujson's sdist: C sources, its vendored double-conversion under deps/
 build pypi ujson BSD-3-Clause 5.5.0,5.6.0,5.7.0,5.8.0,5.9.0,5.10.0,5.11.0,5.12.0,5.12.1,5.13.0,6.0.0,6.1.0 --skip deps
+build pypi werkzeug BSD-3-Clause 3.0.5,3.0.6,3.1.0,3.1.1,3.1.2,3.1.3,3.1.4,3.1.5,3.1.6,3.1.7,3.1.8,3.1.9
+build pypi psutil BSD-3-Clause 5.9.8,6.0.0,6.1.0,6.1.1,7.0.0,7.1.0,7.1.1,7.1.2,7.1.3,7.2.0,7.2.1,7.2.2
+# pydantic-core's sdist: its Rust sources and Python tests
+build pypi pydantic-core MIT 2.46.2,2.46.3,2.46.4,2.46.5,2.47.0,2.48.0,2.49.0,2.50.0,2.50.1,2.50.2,2.50.4,2.50.5
+build npm eslint MIT 10.7.0,10.8.0,10.8.1,10.9.0,10.9.1,10.10.0,10.11.0,10.12.0,10.13.0,10.14.0,10.15.0,10.16.0
+# immer publishes its TypeScript sources (src/) beside dist/
+build npm immer MIT 11.1.16,11.1.17,11.1.18,11.1.19,11.1.20,11.1.21,11.2.3,11.2.7,11.2.9,11.2.10,11.2.13,11.2.14
 
 "$python" -m nextedit bench "$OUT"/traces/*.jsonl.gz --jobs 2 --name quality-fresh-releases "$@"
