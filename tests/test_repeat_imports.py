@@ -74,6 +74,61 @@ def test_deleting_an_import_the_file_still_reads_is_refused(language: str, text:
     assert not deletes_a_used_import(ctx, start, start + len(unused), "")
 
 
+TS_LIST = """import {
+    isSpyEnabled,
+    spyReportEnd,
+    IAtom,
+} from "../internal"
+
+export const atom: IAtom = make(spyReportEnd)
+"""
+
+PY_LIST = """from os import (
+    getcwd,
+    path as p,
+    sep,
+)
+
+print(p.join(getcwd()))
+"""
+
+RUST_LIST = """use std::io::{
+    Read,
+    Write,
+};
+
+fn f(x: &mut dyn Write) {}
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "used", "unused"),
+    [
+        ("typescript", TS_LIST, "    spyReportEnd,\n", "    isSpyEnabled,\n"),
+        ("typescript", TS_LIST, "    spyReportEnd,\n    IAtom,\n", "    isSpyEnabled,\n"),
+        ("python", PY_LIST, "    path as p,\n", "    sep,\n"),
+        ("rust", RUST_LIST, "    Write,\n", "    Read,\n"),
+    ],
+)
+def test_deleting_a_name_of_an_import_list_the_file_still_reads_is_refused(
+    language: str, text: str, used: str, unused: str
+) -> None:
+    # mobx deleted the names its files stopped using, one line of the list at
+    # a time; a name still read is no deletion to repeat
+    ctx = suggest_context(Editor(text), syntax=True, language=language)
+    start = text.index(used)
+    assert deletes_a_used_import(ctx, start, start + len(used), "")
+    start = text.index(unused)
+    assert not deletes_a_used_import(ctx, start, start + len(unused), "")
+
+
+def test_a_name_list_outside_an_import_is_not_judged() -> None:
+    text = "def f(a, b):\n    return g(a,\n        b,\n    )\n"
+    ctx = suggest_context(Editor(text), syntax=True, language="python")
+    start = text.index("        b,\n")
+    assert not deletes_a_used_import(ctx, start, start + len("        b,\n"), "")
+
+
 def test_a_deletion_written_with_kept_context_is_read_as_the_deletion() -> None:
     """A repeat rule may rewrite ``;\\nimport X;\\nimport`` as ``;\\nimport``:
     the text kept on both sides is not part of what it deletes."""

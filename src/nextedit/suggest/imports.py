@@ -1,7 +1,7 @@
 """Imports the code still needs: a deletion that would remove one is not a repeat.
 
-Owns :func:`deletes_a_used_import`. A developer deletes an import once its
-last use is gone; the same deletion at another import applies only where
+Owns :func:`deletes_a_used_import`. A developer deletes an import (a whole
+statement, or one name of its list) once its last use is gone; the same deletion at another import applies only where
 that import is unused too. Deleting an import whose name the file still
 reads breaks the code, so the developer left it on purpose (on the traces
 such deletions are almost never the next edit).
@@ -34,20 +34,26 @@ __all__ = ["deletes_a_used_import", "imported_names"]
 _IMPORT_TYPES = frozenset(
     {"import_statement", "import_from_statement", "import_declaration", "import_spec", "use_declaration"}
 )
+# one name of an import's list (JavaScript/TypeScript ``{ a, b as c }``, Python ``x as y``)
+_SPECIFIER_TYPES = frozenset({"import_specifier", "aliased_import"})
 # the fields naming the module an import reads from, not a name it binds
 _SOURCE_FIELDS = {"import_from_statement": ("module_name",), "scoped_use_list": ("path",)}
 # a dotted module or item path (``a.b.C``, ``a::b::C``): the import binds its last name
 _PATH_TYPES = frozenset({"dotted_name", "scoped_identifier"})
 # text every import statement of those grammars holds (a Go spec: its quoted path)
 _MAY_IMPORT = re.compile(r"import|use|\"|`")
+# a deletion that may be names of an import's list: names, ``as``, ``::``,
+# commas and blanks only (``    isSpyEnabled,\n``, ``b as c, ``)
+_NAME = r"[A-Za-z_$][\w$]*"
+_IMPORT_LIST_ITEM = re.compile(rf"(?:[\s,]*{_NAME}(?:\s*(?:::|\.)\s*{_NAME})*(?:\s+as\s+{_NAME})?)+[\s,]*")
 # the text of a Go import path (``"net/http"``): the import binds its last segment
 _GO_PATH_TYPES = frozenset({"interpreted_string_literal_content", "raw_string_literal_content"})
 
 
 def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, new_text: str) -> bool:
     """Whether replacing ``[start_cp, end_cp)`` by ``new_text`` (nothing but
-    blanks) deletes a whole import statement one of whose names the rest of
-    the document still reads."""
+    blanks) deletes a whole import statement, or a name from an import's
+    list, that the rest of the document still reads."""
     syntax = context.state.syntax
     if syntax is None or end_cp <= start_cp:
         return False
@@ -57,7 +63,7 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
     start_cp, end_cp = start_cp + pre, end_cp - suf
     if new_text[pre : len(new_text) - suf].strip() or end_cp <= start_cp:
         return False
-    if not _MAY_IMPORT.search(text, start_cp, end_cp):
+    if not _MAY_IMPORT.search(text, start_cp, end_cp) and not _IMPORT_LIST_ITEM.fullmatch(text, start_cp, end_cp):
         return False  # no parse for a deletion that cannot hold an import
     from nextedit.syntax import scopes
 
@@ -66,7 +72,7 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
     node = scopes.enclosing_node(syntax, start_b, end_b)
     if node is None:
         return False
-    imports = [n for n in _nodes_within(node, start_b, end_b) if n.type in _IMPORT_TYPES]
+    imports = [n for n in _nodes_within(node, start_b, end_b) if _imports(n)]
     if not imports:
         return False
     source = document.source_bytes
@@ -76,6 +82,21 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
                 if not start_b <= m.start() < end_b:
                     return True
     return False
+
+
+def _imports(node: Node) -> bool:
+    """A whole import statement, or one name of an import's list
+    (``import { a, b } from 'm'``, ``from m import (a, b)``, ``use m::{a, b}``):
+    deleting a line of such a list deletes that import as surely."""
+    if node.type in _IMPORT_TYPES or node.type in _SPECIFIER_TYPES:
+        return True
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "import_from_statement":  # a name, not the module it is from
+        module = parent.child_by_field_name("module_name")
+        return node.type in ("dotted_name", "aliased_import") and (module is None or module.id != node.id)
+    return parent.type == "use_list" and node.type in ("identifier", "scoped_identifier", "use_as_clause")
 
 
 def imported_names(node: Node) -> list[bytes]:
