@@ -42,10 +42,13 @@ _SOURCE_FIELDS = {"import_from_statement": ("module_name",), "scoped_use_list": 
 _PATH_TYPES = frozenset({"dotted_name", "scoped_identifier"})
 # text every import statement of those grammars holds (a Go spec: its quoted path)
 _MAY_IMPORT = re.compile(r"import|use|\"|`")
-# a deletion that may be names of an import's list: names, ``as``, ``::``,
-# commas and blanks only (``    isSpyEnabled,\n``, ``b as c, ``)
-_NAME = r"[A-Za-z_$][\w$]*"
-_IMPORT_LIST_ITEM = re.compile(rf"(?:[\s,]*{_NAME}(?:\s*(?:::|\.)\s*{_NAME})*(?:\s+as\s+{_NAME})?)+[\s,]*")
+# a deletion that may be names of an import's list (``    isSpyEnabled,\n``,
+# ``b as c, ``): words between commas and blanks, each a name or a path of
+# names; read word by word (a pattern repeating names with optional
+# separators backtracks exponentially on a long deletion that fails)
+_LIST_SEPARATORS = re.compile(r"[\s,]+")
+_NAME_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*")
+_LIST_MAX_CHARS = 400
 # the text of a Go import path (``"net/http"``): the import binds its last segment
 _GO_PATH_TYPES = frozenset({"interpreted_string_literal_content", "raw_string_literal_content"})
 
@@ -63,7 +66,7 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
     start_cp, end_cp = start_cp + pre, end_cp - suf
     if new_text[pre : len(new_text) - suf].strip() or end_cp <= start_cp:
         return False
-    if not _MAY_IMPORT.search(text, start_cp, end_cp) and not _IMPORT_LIST_ITEM.fullmatch(text, start_cp, end_cp):
+    if not _MAY_IMPORT.search(text, start_cp, end_cp) and not _names_only(text[start_cp:end_cp]):
         return False  # no parse for a deletion that cannot hold an import
     from nextedit.syntax import scopes
 
@@ -82,6 +85,15 @@ def deletes_a_used_import(context: SuggestContext, start_cp: int, end_cp: int, n
                 if not start_b <= m.start() < end_b:
                     return True
     return False
+
+
+def _names_only(deleted: str) -> bool:
+    """The deleted text may be names of an import's list: names or paths of
+    names (``a``, ``b::C``, ``b as c``) between commas and blanks."""
+    if len(deleted) > _LIST_MAX_CHARS:
+        return False
+    words = _LIST_SEPARATORS.split(deleted.strip(" \t\r\n,"))
+    return bool(words[0]) and all(_NAME_PATH.fullmatch(w) for w in words)
 
 
 def _imports(node: Node) -> bool:
