@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trace sets from twelve repositories in no folder of ours, rebuilt from their
+# Trace sets from sixteen repositories in no folder of ours, rebuilt from their
 # registries' releases (release_history.py), mined, and replayed by the bench.
 # Needs the network (PyPI, npm) and git. The figures of 2026-12-05 are in
 # benchmarks/results/quality-fresh-releases.md (and -notes.md).
@@ -38,5 +38,10 @@ build pypi pydantic-core MIT 2.46.2,2.46.3,2.46.4,2.46.5,2.47.0,2.48.0,2.49.0,2.
 build npm eslint MIT 10.7.0,10.8.0,10.8.1,10.9.0,10.9.1,10.10.0,10.11.0,10.12.0,10.13.0,10.14.0,10.15.0,10.16.0
 # immer publishes its TypeScript sources (src/) beside dist/
 build npm immer MIT 11.1.16,11.1.17,11.1.18,11.1.19,11.1.20,11.1.21,11.2.3,11.2.7,11.2.9,11.2.10,11.2.13,11.2.14
+build pypi jinja2 BSD-3-Clause 3.0.0,3.0.1,3.0.2,3.0.3,3.1.0,3.1.1,3.1.2,3.1.3,3.1.4,3.1.5,3.1.6
+build pypi black MIT 24.10.0,25.1.0,25.9.0,25.11.0,25.12.0,26.1.0,26.3.0,26.3.1,26.5.0,26.5.1,26.10.0,26.10.1
+# mobx and ajv publish their TypeScript sources beside dist/
+build npm mobx MIT 6.15.3,6.15.4,6.16.0,6.16.1,7.0.0,7.0.1,7.0.2,7.0.3,7.0.4,7.0.5,7.0.6,7.1.3 --skip dist
+build npm ajv MIT 8.12.0,8.13.0,8.14.0,8.15.0,8.16.0,8.17.1,8.18.0,8.20.0 --skip dist
 
 "$python" -m nextedit bench "$OUT"/traces/*.jsonl.gz --jobs 2 --name quality-fresh-releases "$@"
