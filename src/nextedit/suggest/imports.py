@@ -1,10 +1,11 @@
 """Imports the code still needs: a deletion that would remove one is not a repeat.
 
 Owns :func:`deletes_a_used_import`. A developer deletes an import (a whole
-statement, or one name of its list) once its last use is gone; the same deletion at another import applies only where
-that import is unused too. Deleting an import whose name the file still
-reads breaks the code, so the developer left it on purpose (on the traces
-such deletions are almost never the next edit).
+statement, or one name of its list) once its last use is gone; the same
+deletion at another import applies only where that import is unused too.
+Deleting an import whose name the file still reads breaks the code, so the
+developer left it on purpose (on the traces such deletions are almost never
+the next edit).
 
 The names an import brings in are read off its syntax tree, grammar by
 grammar only as far as the tree's shape: the last identifier of each
