@@ -7,9 +7,7 @@ place of the download.
 
 from __future__ import annotations
 
-import gzip
 import io
-import json
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
+
+from nextedit.bench.events import Query
+from nextedit.bench.readers import read_nes_trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "quality"))
 import release_history  # noqa: E402
@@ -79,8 +80,7 @@ def test_a_history_of_releases_mines_into_sessions(tmp_path: Path, monkeypatch: 
         check=True,
         capture_output=True,
     )
-    events = [json.loads(line) for line in gzip.open(traces, "rt")]
-    headers = [e for e in events if e["kind"] == "header"]
-    queries = [e for e in events if e["kind"] == "query"]
-    assert headers and all(h["source"]["path"] == "lib/m.py" for h in headers)
-    assert any(q["related"] for q in queries)  # the repeated change is marked as such
+    sessions = read_nes_trace(traces)
+    queries = [e for s in sessions for e in s.events if isinstance(e, Query)]
+    assert sessions and all(s.header.source["path"] == "lib/m.py" for s in sessions)
+    assert any(q.related for q in queries)  # the repeated change is marked as such

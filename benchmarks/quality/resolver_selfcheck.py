@@ -29,17 +29,17 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
 
 from tree_sitter import Node
 
+from nextedit.bench.events import Open
+from nextedit.bench.readers import read_nes_trace
 from nextedit.suggest.rename.binding import is_definition_name
 from nextedit.syntax import SyntaxTree, scopes
-from nextedit.syntax.languages import language_for, reads_as_cpp
+from nextedit.syntax.languages import language_for
 
 # languages with scope queries in grammars/
 LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "rust", "go", "java", "c", "cpp", "ruby"})
@@ -82,17 +82,14 @@ _QUALIFIERS = (b".", b"::", b"->")
 _MAX_BYTES = 300_000
 
 
-def opened_documents(paths: list[str]) -> Iterator[tuple[str, str, str]]:
-    """``(uri, languageId, text)`` of each document's first ``open`` event, per trace file."""
-    for path in paths:
-        seen: set[str] = set()
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
-            for line in f:
-                event = json.loads(line)
-                if event.get("kind") == "open" and event["uri"] not in seen:
-                    seen.add(event["uri"])
-                    yield event["uri"], event.get("languageId") or "", event["text"]
+def opened_documents(path: str) -> Iterator[tuple[str, str, str]]:
+    """``(uri, languageId, text)`` of each document's first ``open`` in a trace file."""
+    seen: set[str] = set()
+    for session in read_nes_trace(path):
+        for event in session.events:
+            if isinstance(event, Open) and event.uri not in seen:
+                seen.add(event.uri)
+                yield event.uri, event.language_id, event.text
 
 
 def _names(root: Node) -> list[Node]:
@@ -132,15 +129,11 @@ def check(paths: list[str], docs: int, names: int, seed: int) -> tuple[collectio
     rng = random.Random(seed)
     counts: collections.Counter = collections.Counter()
     examples: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
-    by_file: dict[str, list[tuple[str, str, str]]] = collections.defaultdict(list)
     for path in paths:
-        by_file[path].extend(opened_documents([path]))
-    for documents in by_file.values():
+        documents = list(opened_documents(path))
         rng.shuffle(documents)
         for uri, language_id, text in documents[:docs]:
-            language = language_for(language_id, uri)
-            if language == "c" and reads_as_cpp(text):
-                language = "cpp"
+            language = language_for(language_id, uri, text)
             source = text.encode()
             if language not in LANGUAGES or len(source) > _MAX_BYTES:
                 continue

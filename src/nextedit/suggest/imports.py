@@ -27,7 +27,7 @@ from tree_sitter import Node
 
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import common_affixes
-from nextedit.text.lexical import word_pattern
+from nextedit.text.lexical import IDENTIFIER, word_pattern
 
 __all__ = ["deletes_a_used_import", "imported_names"]
 
@@ -48,7 +48,7 @@ _MAY_IMPORT = re.compile(r"import|use|\"|`")
 # names; read word by word (a pattern repeating names with optional
 # separators backtracks exponentially on a long deletion that fails)
 _LIST_SEPARATORS = re.compile(r"[\s,]+")
-_NAME_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*")
+_NAME_PATH = re.compile(rf"(?:{IDENTIFIER})(?:(?:::|\.)(?:{IDENTIFIER}))*")
 _LIST_MAX_CHARS = 400
 # the text of a Go import path (``"net/http"``): the import binds its last segment
 _GO_PATH_TYPES = frozenset({"interpreted_string_literal_content", "raw_string_literal_content"})
