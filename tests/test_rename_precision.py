@@ -181,6 +181,32 @@ const sample: ‹input›<typeof schema> = {};
     check("typescript", "file:///w/types.ts", fixture, "InputOf", kinds=SuggestionKinds(rename=True))
 
 
+def test_cpp_local_is_not_the_namespace_function_of_its_name():
+    # fmt: ``auto pipe = fmt::pipe();`` — a qualified name never reaches a local
+    fixture = """\
+namespace fmt {
+int pipe();
+}
+
+void run() {
+  auto ⟦pipe⟧ = fmt::pipe();
+  ‹pipe›.close();
+}
+"""
+    check("cpp", "file:///w/posix.cc", fixture, "p", kinds=SuggestionKinds(rename=True))
+
+
+def test_cpp_qualified_call_inside_its_namespace_is_renamed_with_the_function():
+    # ``detail::count(n)`` written inside ``namespace detail`` is the function's use
+    fixture = """\
+namespace detail {
+inline int ⟦count⟧(int n) { return n; }
+inline int twice(int n) { return detail::‹count›(n) * 2; }
+}
+"""
+    check("cpp", "file:///w/base.h", fixture, "tally", kinds=SuggestionKinds(rename=True))
+
+
 def test_typescript_class_swapped_for_a_factory_is_no_rename():
     # rxjs: the import now names the factory; its calls drop ``new``, so
     # ``new createOperatorSubscriber(…)`` at the uses would be wrong

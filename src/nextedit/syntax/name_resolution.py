@@ -95,12 +95,26 @@ _DESTRUCTURING: dict[str, tuple[dict[str, str | None], dict[tuple[str, str | Non
     lang: (_JS_PATTERN_WRAPPERS, _JS_PATTERN_ROOTS) for lang in ("javascript", "typescript", "tsx")
 }
 
+# A name written after a qualifier names a member of a namespace or a class,
+# never a local of the function it is written in (`auto pipe = fmt::pipe();`):
+# per language, the node that qualifies a name (the name in its `name` field)
+# and the scopes such a reference may resolve in.
+_QUALIFIED_NAMES: dict[str, tuple[str, frozenset[str]]] = {
+    "cpp": (
+        "qualified_identifier",
+        frozenset(
+            {"translation_unit", "namespace_definition", "class_specifier", "struct_specifier", "template_declaration"}
+        ),
+    ),
+}
+
 _MISSING = object()
 
 # what a caller sees of each occurrence a resolver classifies: start byte, node, parent
 Visit = Callable[[int, tree_sitter.Node, "tree_sitter.Node | None"], None]
 _REF = 1
 _MEMBER = 2
+_QUALIFIED = 3  # a plain reference written after a qualifier (_QUALIFIED_NAMES)
 _MEMBER_KEY = ("member",)
 _KEYWORD_KEY = ("keyword",)
 
@@ -213,6 +227,7 @@ class Resolver:
         self.function_scopes = _FUNCTION_SCOPES.get(self.language, frozenset())
         self.header_fields = _HEADER_FIELDS.get(self.language, {})
         self.destructuring = _DESTRUCTURING.get(self.language)
+        self.qualified = _QUALIFIED_NAMES.get(self.language)
         memo = tree.memo
         scopes = memo.get("scopes.nodes")
         if scopes is None:
@@ -228,7 +243,7 @@ class Resolver:
 
     # -- classification -------------------------------------------------
     # ``names.occ[start]``: None (not an identifier), _REF (plain reference),
-    # _MEMBER, or an Occurrence (definitions and keywords, which need more).
+    # _QUALIFIED (a plain reference after a qualifier), _MEMBER, or an Occurrence (definitions and keywords, which need more).
     # Ints keep the memo small and out of the garbage collector's way.
     def classify(self, start: int) -> int | Occurrence | None:
         occ_map = self.names.occ
@@ -307,7 +322,7 @@ class Resolver:
         destructuring = self.destructuring is not None and parent is not None and parent.type in self.destructuring[0]
         if not destructuring:
             if not caps:
-                return _REF
+                return _QUALIFIED if self._after_a_qualifier(node, start, parent) else _REF
             if len(caps) == 1 and caps[0][0] == "member":
                 return _MEMBER
         occ = Occurrence(start, end, node)
@@ -331,8 +346,23 @@ class Resolver:
         if destructuring and not occ.member:
             self._destructured(occ, node, parent)  # type: ignore[arg-type]
         if not occ.definition and not occ.keyword:
-            return _MEMBER if occ.member else _REF
+            if occ.member:
+                return _MEMBER
+            return _QUALIFIED if self._after_a_qualifier(node, start, parent) else _REF
         return occ
+
+    def _after_a_qualifier(self, node: tree_sitter.Node, start: int, parent: tree_sitter.Node | None) -> bool:
+        """Whether the name at ``start`` is the qualified name of its
+        language's qualifier node (``fmt::pipe``'s ``pipe``); the parent is
+        read only when ``::`` stands right before the name."""
+        if self.qualified is None or self.source[max(0, start - 2) : start] != b"::":
+            return False
+        if parent is None:
+            parent = self._parent_read = node.parent
+        if parent is None or parent.type != self.qualified[0]:
+            return False
+        name = parent.child_by_field_name("name")
+        return name is not None and name.id == node.id
 
     def _destructured(self, occ: Occurrence, node: tree_sitter.Node, parent: tree_sitter.Node) -> None:
         """JS/TS: a name bound by a destructuring pattern at any depth."""
@@ -526,6 +556,7 @@ class Resolver:
                 j += 1
             while stack and stack[-1][1] < end:
                 stack.pop()
+            reachable = self.qualified[1] if v == _QUALIFIED and self.qualified is not None else None
             if found is not None and found.def_scope is not None and found.setting != "nonlocal":
                 if found.setting == "global" or found.def_scope not in redirect:
                     scope_key = ("scope", found.def_scope, found.visible_from if self.sequential else 0)
@@ -538,6 +569,8 @@ class Resolver:
                 k -= 1
                 if s_hi < end:
                     continue
+                if reachable is not None and self.scope_nodes[sid].type not in reachable:
+                    continue  # a qualified name reaches no local
                 kind = redirect.get(sid)
                 if kind == "global":
                     key = ("scope", self.root_id, 0)
@@ -598,9 +631,16 @@ class Resolver:
                 # redirects it: then outward)
                 chain = chain[chain.index(target.def_scope) :]
             if not (target is not None and target.setting == "global"):
+                reachable = (
+                    self.qualified[1]
+                    if self.qualified is not None and self.classify(target_start) == _QUALIFIED
+                    else None
+                )
                 for scope_id in chain:
                     if scope_id == self.root_id:
                         break
+                    if reachable is not None and self.scope_nodes[scope_id].type not in reachable:
+                        continue
                     s_lo, s_hi = self._scope_range(scope_id)
                     if self.scope_has_defs(
                         scope_id, self.classify_range(s_lo, s_hi), target_start, target if definition else None
