@@ -85,6 +85,40 @@ def test_the_occurrence_a_partial_rename_kept_is_not_the_same_name_elsewhere():
     assert not isinstance(proposal, list) or proposal == []
 
 
+def test_a_word_changed_in_a_string_does_not_hide_an_older_rename():
+    """requests' Sphinx conf: ``master_doc`` → ``root_doc`` at its
+    definition, then ``"requests"`` → ``"psf"`` in a string. The newer change
+    reaches only the same word elsewhere; the binding of the older rename
+    still has its uses to rename, and the suggester offers them too."""
+    text = (
+        "import requests\n"
+        'master_doc = "index"\n'
+        "version = requests.__version__\n"
+        'html_theme_options = {"github_user": "requests"}\n'
+        'project = "requests"\n'
+        'latex_documents = [(master_doc, "Requests.tex")]\n'
+        'man_pages = [(master_doc, "requests")]\n'
+    )
+    uri = "file:///w/conf.py"
+    editor = Editor()
+    editor.open(uri, "python", text)
+    at = text.index("master_doc")
+    editor.replace(uri, at, at + len("master_doc"), "root_doc")
+    at = editor.text(uri).index('"requests"}') + 1
+    cursor = editor.replace(uri, at, at + len("requests"), "psf")
+    state = editor.session.documents[uri]
+    request = SuggestRequest(uri, state.document.version, cursor)
+    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(rename=True), frozenset())
+    proposal = RenameSuggester().propose(context)
+    assert isinstance(proposal, list)
+    renames = [c for c in proposal if c.kind == "rename"]
+    assert [c.new_name for c in renames] == ["root_doc"]
+    current = editor.text(uri)
+    assert sorted(current[e.start_cp : e.end_cp] for e in renames[0].edits) == ["master_doc", "master_doc"]
+    words = [c for c in proposal if c.features.family == "text"]
+    assert words and all(c.edits[0].new_text == "psf" for c in words)
+
+
 def test_whole_hunk_rename_without_kept_occurrences_still_suggests():
     text = "def add(rule, methods):\n    x = make(rule, methods)\n    x.options = 1\n    register(x)\n"
     uri = "file:///w/app.py"

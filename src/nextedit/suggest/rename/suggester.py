@@ -143,9 +143,15 @@ class RenameSuggester:
         self._before_trees = BeforeTrees()
 
     def propose(self, context: SuggestContext) -> Proposal:
+        """The newest rename's binding, or else its same word elsewhere. A
+        rename that reaches only the same word (a word changed in a string,
+        ``"requests"`` → ``"psf"``) does not hide an older rename whose
+        binding still has occurrences to rename: both are offered, and the
+        ranker weighs them."""
         evidence = find_evidence(context)
         if evidence is None:
             return SilenceReason.NO_EVIDENCE
+        words: list[Candidate] = []
         for rank, ev in enumerate(evidence):
             if context.cancelled():
                 return SilenceReason.CANCELLED
@@ -156,13 +162,15 @@ class RenameSuggester:
             fingerprint = rename_fingerprint(context.uri, ev.old, ev.new)
             result = self._propose_for(context, ev, rank) if fingerprint not in context.rejected else []
             binding = result if isinstance(result, list) else []
+            if binding:
+                return words + binding
+            if words:
+                continue  # an older rename is looked at for its binding alone
             # the same word outside the binding: only once the binding itself is
             # done, and never where the developer kept OLD on purpose
             kept = result.occurrences if isinstance(result, _KeptOnPurpose) else frozenset()
-            text = _same_word_candidates(context, ev, rank, self.name, kept) if _TEXT_SITES and not binding else []
-            if binding or text:
-                return binding + text
-        return SilenceReason.NO_CANDIDATES
+            words = _same_word_candidates(context, ev, rank, self.name, kept) if _TEXT_SITES else []
+        return words if words else SilenceReason.NO_CANDIDATES
 
     # -- one piece of evidence ----------------------------------------------
 
