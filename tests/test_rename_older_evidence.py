@@ -3,8 +3,8 @@
 Developers rename a name at its definition, fix something nearby, and only
 then come back to the uses (issue 9: "the repeated edit is not the newest
 one"). The rename evidence is looked for among the last 20 edits, not the
-last 3; at most the 3 newest distinct renames are resolved per request, so
-the cost stays that of three resolutions however long the history.
+last 3; at most the 5 newest distinct renames are resolved per request, so
+the cost stays that of five resolutions however long the history.
 """
 
 from __future__ import annotations
@@ -82,18 +82,19 @@ def test_a_rename_with_twenty_newer_edits_is_forgotten() -> None:
     assert dev.rename_candidates(cursor) == []
 
 
-def test_only_the_three_newest_renames_are_resolved() -> None:
+def test_only_the_five_newest_renames_are_resolved() -> None:
+    newer = (("first", "one"), ("second", "two"), ("third", "three"), ("fourth", "four"), ("fifth", "five"))
     dev = _Developer()
     dev.replace("count = 0", "total = 0")
-    # three newer renames, each finished at once (every use renamed with it)
-    for old, new in (("first", "one"), ("second", "two"), ("third", "three")):
+    # five newer renames, each finished at once (every use renamed with it)
+    for old, new in newer:
         for _ in range(2):
             cursor = dev.replace(old, new)
     assert dev.rename_candidates(cursor) == []
     # one rename fewer, and the older one is within reach again
     dev = _Developer()
     dev.replace("count = 0", "total = 0")
-    for old, new in (("first", "one"), ("second", "two")):
+    for old, new in newer[:-1]:
         for _ in range(2):
             cursor = dev.replace(old, new)
     assert [_renamed(c, dev.text) for c in dev.rename_candidates(cursor) if c.features.family == "binding"] == [
