@@ -19,12 +19,20 @@ def _trace(path: Path, documents: dict[str, tuple[str, str]]) -> str:
     return str(path)
 
 
-def test_a_local_reached_through_a_namespace_is_reported_and_a_package_type_is_not(tmp_path: Path):
-    cpp = "namespace fmt { int pipe(); }\nvoid f() {\n  auto pipe = fmt::pipe();\n  (void)pipe;\n}\n"
+def test_a_file_function_reached_through_a_qualifier_is_reported_and_a_local_is_not(tmp_path: Path):
+    # ``::format()`` is the file's function reached through the global
+    # qualifier (listed for a reader to judge); ``fmt::pipe`` never reaches
+    # the local ``pipe`` (name_resolution's qualified names), nor
+    # ``testing.B`` the parameter ``B``
+    cpp = (
+        "int format();\nint twice() { return ::format() * 2; }\nnamespace fmt { int pipe(); }\n"
+        "void f() {\n  auto pipe = fmt::pipe();\n  (void)pipe;\n}\n"
+    )
     go = 'package p\n\nimport "testing"\n\nfunc BenchmarkX(B *testing.B) {\n\tB.ReportAllocs()\n}\n'
     trace = _trace(tmp_path / "t.jsonl", {"file:///w/a.cc": ("cpp", cpp), "file:///w/b_test.go": ("go", go)})
     counts, examples = resolver_selfcheck.check([trace], docs=10, names=100, seed=1)
     assert counts[("cpp", "qualified")] == 1
-    assert any("pipe <- auto pipe = fmt::pipe();" in line for line in examples[("cpp", "qualified")])
+    assert any("format <- int twice() { return ::format() * 2; }" in line for line in examples[("cpp", "qualified")])
+    assert not any("pipe" in line for line in examples[("cpp", "qualified")])
     assert counts[("go", "names")] > 0 and counts[("go", "qualified")] == 0
     assert counts[("cpp", "asymmetric")] == counts[("go", "asymmetric")] == 0
