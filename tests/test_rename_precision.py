@@ -119,6 +119,39 @@ def test_a_word_changed_in_a_string_does_not_hide_an_older_rename():
     assert words and all(c.edits[0].new_text == "psf" for c in words)
 
 
+def test_a_path_to_another_module_s_item_of_the_same_name_is_no_local():
+    """serde: ``pub(super) fn generate_body`` renamed ``deserialize`` in each
+    module; ``struct_::generate_body(…)`` names the other module's function.
+    The last segment of a path is a use, not a definition of a local, so the
+    same word there is offered (for the ranker to weigh) instead of being
+    left as "another local variable of the same name"."""
+    text = (
+        "pub(super) fn generate_body(style: Style) -> Fragment {\n"
+        "    match style {\n"
+        "        Style::Struct => struct_::generate_body(style),\n"
+        "        Style::Tuple => tuple::generate_body(style),\n"
+        "    }\n"
+        "}\n"
+    )
+    uri = "file:///w/enum_internally.rs"
+    editor = Editor()
+    editor.open(uri, "rust", text)
+    at = text.index("generate_body")
+    cursor = editor.replace(uri, at, at + len("generate_body"), "deserialize")
+    state = editor.session.documents[uri]
+    request = SuggestRequest(uri, state.document.version, cursor)
+    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(rename=True), frozenset())
+    proposal = RenameSuggester().propose(context)
+    assert isinstance(proposal, list)
+    current = editor.text(uri)
+    assert all(
+        c.features.family == "text" and current[c.edits[0].start_cp : c.edits[0].end_cp] == "generate_body"
+        for c in proposal
+    )
+    paths = sorted(current[: c.edits[0].start_cp].rsplit(" ", 1)[-1] + c.edits[0].new_text for c in proposal)
+    assert paths == ["struct_::deserialize", "tuple::deserialize"]
+
+
 def test_whole_hunk_rename_without_kept_occurrences_still_suggests():
     text = "def add(rule, methods):\n    x = make(rule, methods)\n    x.options = 1\n    register(x)\n"
     uri = "file:///w/app.py"

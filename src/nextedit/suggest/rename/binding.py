@@ -41,6 +41,23 @@ log = logging.getLogger(__name__)
 _IMPORT_HINTS = ("import", "use_declaration", "use_list", "use_as_clause", "scoped_use_list")
 # fields under which a parent names what it defines
 _DEFINING_FIELDS = ("name", "left", "declarator", "pattern")
+# parents whose ``name`` field is the last segment of a path to another item
+# (Rust ``struct_::f``, C++ ``fmt::f``, TypeScript ``z.input``, Go
+# ``testing.B``, Ruby ``A::B``, C# and PHP member access): a use, not a definition
+_PATH_PARENTS = frozenset(
+    {
+        "scoped_identifier",
+        "scoped_type_identifier",
+        "qualified_identifier",
+        "nested_type_identifier",
+        "nested_identifier",
+        "qualified_type",
+        "scope_resolution",
+        "qualified_name",
+        "member_access_expression",
+        "scoped_call_expression",
+    }
+)
 
 
 def check_new_name(state: DocumentStateView, ev: RenameEvidence, sites: list[int]) -> SilenceReason | None:
@@ -390,7 +407,7 @@ def token_occurrences(text: str, anchor_cp: int) -> list[tuple[int, int]]:
 def is_definition_name(node: Node) -> bool:
     """Whether ``node`` is the name its parent defines (``name``, ``left``, ``declarator``, ``pattern`` field)."""
     parent = node.parent
-    if parent is None:
+    if parent is None or parent.type in _PATH_PARENTS:
         return False
     for name in _DEFINING_FIELDS:
         child = parent.child_by_field_name(name)
