@@ -16,6 +16,22 @@ from tests.helpers.session import Editor, apply_edits_to, apply_suggestion
 ENC = PositionEncoding.UTF16
 
 
+def _open_and_rename(uri: str, language: str, text: str, old: str, new: str) -> tuple[Editor, int]:
+    """An editor holding ``text`` with its first ``old`` typed over as ``new``, and the cursor after it."""
+    editor = Editor()
+    editor.open(uri, language, text)
+    at = text.index(old)
+    return editor, editor.replace(uri, at, at + len(old), new)
+
+
+def _propose_renames(editor: Editor, uri: str, cursor: int, kinds: SuggestionKinds):
+    """The rename suggester's own proposal at ``cursor``, whatever the ranker would score."""
+    state = editor.session.documents[uri]
+    request = SuggestRequest(uri, state.document.version, cursor)
+    context = SuggestContext.for_request(editor.session, request, state, kinds, frozenset())
+    return RenameSuggester().propose(context)
+
+
 def test_python_except_alias_is_its_own_binding_per_clause():
     fixture = """\
 def on_failure(self, e):
@@ -78,10 +94,7 @@ def test_the_occurrence_a_partial_rename_kept_is_not_the_same_name_elsewhere():
     start = text.index("    rule = make")
     hunk = "    rule_obj = make(rule, methods)\n    rule_obj.options = 1\n"
     cursor = editor.replace(uri, start, text.index("    register"), hunk)
-    state = editor.session.documents[uri]
-    request = SuggestRequest(uri, state.document.version, cursor)
-    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(), frozenset())
-    proposal = RenameSuggester().propose(context)
+    proposal = _propose_renames(editor, uri, cursor, SuggestionKinds())
     assert not isinstance(proposal, list) or proposal == []
 
 
@@ -100,16 +113,10 @@ def test_a_word_changed_in_a_string_does_not_hide_an_older_rename():
         'man_pages = [(master_doc, "requests")]\n'
     )
     uri = "file:///w/conf.py"
-    editor = Editor()
-    editor.open(uri, "python", text)
-    at = text.index("master_doc")
-    editor.replace(uri, at, at + len("master_doc"), "root_doc")
+    editor, _ = _open_and_rename(uri, "python", text, "master_doc", "root_doc")
     at = editor.text(uri).index('"requests"}') + 1
     cursor = editor.replace(uri, at, at + len("requests"), "psf")
-    state = editor.session.documents[uri]
-    request = SuggestRequest(uri, state.document.version, cursor)
-    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(rename=True), frozenset())
-    proposal = RenameSuggester().propose(context)
+    proposal = _propose_renames(editor, uri, cursor, SuggestionKinds(rename=True))
     assert isinstance(proposal, list)
     renames = [c for c in proposal if c.kind == "rename"]
     assert [c.new_name for c in renames] == ["root_doc"]
@@ -134,14 +141,8 @@ def test_a_path_to_another_module_s_item_of_the_same_name_is_no_local():
         "}\n"
     )
     uri = "file:///w/enum_internally.rs"
-    editor = Editor()
-    editor.open(uri, "rust", text)
-    at = text.index("generate_body")
-    cursor = editor.replace(uri, at, at + len("generate_body"), "deserialize")
-    state = editor.session.documents[uri]
-    request = SuggestRequest(uri, state.document.version, cursor)
-    context = SuggestContext.for_request(editor.session, request, state, SuggestionKinds(rename=True), frozenset())
-    proposal = RenameSuggester().propose(context)
+    editor, cursor = _open_and_rename(uri, "rust", text, "generate_body", "deserialize")
+    proposal = _propose_renames(editor, uri, cursor, SuggestionKinds(rename=True))
     assert isinstance(proposal, list)
     current = editor.text(uri)
     assert all(
