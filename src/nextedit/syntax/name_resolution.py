@@ -243,7 +243,8 @@ class Resolver:
 
     # -- classification -------------------------------------------------
     # ``names.occ[start]``: None (not an identifier), _REF (plain reference),
-    # _QUALIFIED (a plain reference after a qualifier), _MEMBER, or an Occurrence (definitions and keywords, which need more).
+    # _QUALIFIED (a plain reference after a qualifier), _MEMBER, or an
+    # Occurrence (definitions and keywords, which need more).
     # Ints keep the memo small and out of the garbage collector's way.
     def classify(self, start: int) -> int | Occurrence | None:
         occ_map = self.names.occ

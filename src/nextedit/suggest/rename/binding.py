@@ -405,7 +405,9 @@ def token_occurrences(text: str, anchor_cp: int) -> list[tuple[int, int]]:
 
 
 def is_definition_name(node: Node) -> bool:
-    """Whether ``node`` is the name its parent defines (``name``, ``left``, ``declarator``, ``pattern`` field)."""
+    """Whether ``node`` is the name its parent defines (``name``, ``left``,
+    ``declarator``, ``pattern`` field), a path's last segment excepted
+    (``_PATH_PARENTS``: ``struct_::f`` uses ``f``)."""
     parent = node.parent
     if parent is None or parent.type in _PATH_PARENTS:
         return False
