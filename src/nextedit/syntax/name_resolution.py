@@ -227,7 +227,10 @@ class Resolver:
         self.function_scopes = _FUNCTION_SCOPES.get(self.language, frozenset())
         self.header_fields = _HEADER_FIELDS.get(self.language, {})
         self.destructuring = _DESTRUCTURING.get(self.language)
-        self.qualified = _QUALIFIED_NAMES.get(self.language)
+        # the node naming a qualified name, and the scopes such a name may reach
+        qualified = _QUALIFIED_NAMES.get(self.language)
+        self.qualifier_node: str | None = qualified[0] if qualified else None
+        self.qualified_scopes: frozenset[str] = qualified[1] if qualified else frozenset()
         memo = tree.memo
         scopes = memo.get("scopes.nodes")
         if scopes is None:
@@ -356,11 +359,11 @@ class Resolver:
         """Whether the name at ``start`` is the qualified name of its
         language's qualifier node (``fmt::pipe``'s ``pipe``); the parent is
         read only when ``::`` stands right before the name."""
-        if self.qualified is None or self.source[max(0, start - 2) : start] != b"::":
+        if self.qualifier_node is None or self.source[max(0, start - 2) : start] != b"::":
             return False
         if parent is None:
             parent = self._parent_read = node.parent
-        if parent is None or parent.type != self.qualified[0]:
+        if parent is None or parent.type != self.qualifier_node:
             return False
         name = parent.child_by_field_name("name")
         return name is not None and name.id == node.id
@@ -557,7 +560,7 @@ class Resolver:
                 j += 1
             while stack and stack[-1][1] < end:
                 stack.pop()
-            reachable = self.qualified[1] if v == _QUALIFIED and self.qualified is not None else None
+            reachable = self.qualified_scopes if v == _QUALIFIED else None
             if found is not None and found.def_scope is not None and found.setting != "nonlocal":
                 if found.setting == "global" or found.def_scope not in redirect:
                     scope_key = ("scope", found.def_scope, found.visible_from if self.sequential else 0)
@@ -632,11 +635,7 @@ class Resolver:
                 # redirects it: then outward)
                 chain = chain[chain.index(target.def_scope) :]
             if not (target is not None and target.setting == "global"):
-                reachable = (
-                    self.qualified[1]
-                    if self.qualified is not None and self.classify(target_start) == _QUALIFIED
-                    else None
-                )
+                reachable = self.qualified_scopes if self.classify(target_start) == _QUALIFIED else None
                 for scope_id in chain:
                     if scope_id == self.root_id:
                         break
