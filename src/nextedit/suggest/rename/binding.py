@@ -43,8 +43,10 @@ _IMPORT_HINTS = ("import", "use_declaration", "use_list", "use_as_clause", "scop
 _DEFINING_FIELDS = ("name", "left", "declarator", "pattern")
 # parents whose ``name`` field is the last segment of a path to another item
 # (Rust ``struct_::f``, C++ ``fmt::f``, TypeScript ``z.input``, Go
-# ``testing.B``, Ruby ``A::B``, C# and PHP member access): a use, not a definition
-_PATH_PARENTS = frozenset(
+# ``testing.B``, Ruby ``A::B``, C# and PHP member access): a use, not a
+# definition; a path (``Pool::new``) also names one type's item, other
+# paths other items (:func:`_refine_binding`)
+_PATH_ACCESS = frozenset(
     {
         "scoped_identifier",
         "scoped_type_identifier",
@@ -292,9 +294,6 @@ _MEMBER_ACCESS = {
 }
 
 
-_PATH_ACCESS = frozenset({"scoped_identifier", "scoped_type_identifier", "qualified_identifier"})
-
-
 def _receiver(node: Node, source: bytes) -> bytes | None:
     """The receiver/path text when ``node`` is the member part of an access."""
     parent = node.parent
@@ -407,9 +406,9 @@ def token_occurrences(text: str, anchor_cp: int) -> list[tuple[int, int]]:
 def is_definition_name(node: Node) -> bool:
     """Whether ``node`` is the name its parent defines (``name``, ``left``,
     ``declarator``, ``pattern`` field), a path's last segment excepted
-    (``_PATH_PARENTS``: ``struct_::f`` uses ``f``)."""
+    (``_PATH_ACCESS``: ``struct_::f`` uses ``f``)."""
     parent = node.parent
-    if parent is None or parent.type in _PATH_PARENTS:
+    if parent is None or parent.type in _PATH_ACCESS:
         return False
     for name in _DEFINING_FIELDS:
         child = parent.child_by_field_name(name)
