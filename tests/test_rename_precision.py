@@ -126,6 +126,84 @@ def test_a_word_changed_in_a_string_does_not_hide_an_older_rename():
     assert words and all(c.edits[0].new_text == "psf" for c in words)
 
 
+def _rewrite_lines(editor: Editor, uri: str, old_line: str, new_line: str) -> int:
+    """Replace the first line reading ``old_line`` with ``new_line`` (one hunk rewritten); the cursor after it."""
+    at = editor.text(uri).index(old_line)
+    return editor.replace(uri, at, at + len(old_line), new_line)
+
+
+def test_a_rename_made_with_one_same_other_change_is_not_offered_alone_where_that_change_applies():
+    """psutil: ``PyErr_SetString(PyExc_RuntimeError, msg)`` rewritten
+    ``psutil_runtime_error(msg)`` twice. Where ``PyExc_RuntimeError,`` also
+    stands, the name alone is half the developer's change (the repeat
+    suggester offers the whole): no same-name candidate there. A bare
+    ``PyErr_SetString`` elsewhere, without that argument, still gets one."""
+    text = (
+        "static int a(void) {\n"
+        '    PyErr_SetString(PyExc_RuntimeError, "first");\n'
+        "    return -1;\n"
+        "}\n"
+        "static int b(void) {\n"
+        '    PyErr_SetString(PyExc_RuntimeError, "second");\n'
+        "    return -1;\n"
+        "}\n"
+        "static int c(void) {\n"
+        "    PyErr_SetString(\n"
+        '        PyExc_RuntimeError, "third");\n'
+        "    return -1;\n"
+        "}\n"
+        "static setter_t d = PyErr_SetString;\n"
+    )
+    uri = "file:///w/errors.c"
+    editor = Editor()
+    editor.open(uri, "c", text)
+    _rewrite_lines(
+        editor, uri, '    PyErr_SetString(PyExc_RuntimeError, "first");', '    psutil_runtime_error("first");'
+    )
+    cursor = _rewrite_lines(
+        editor, uri, '    PyErr_SetString(PyExc_RuntimeError, "second");', '    psutil_runtime_error("second");'
+    )
+    proposal = _propose_renames(editor, uri, cursor, SuggestionKinds(rename=True))
+    assert isinstance(proposal, list)
+    current = editor.text(uri)
+    words = [c for c in proposal if c.features.family == "text"]
+    assert [current[c.edits[0].start_cp :].split("\n", 1)[0] for c in words] == ["PyErr_SetString;"]
+
+
+def test_a_rename_made_with_one_same_other_change_is_offered_alone_where_that_change_does_not_apply():
+    """jq: ``if (n == 0 || n > alloced)`` rewritten twice with ``max_size``
+    and a longer condition; a lone ``alloced`` elsewhere holds none of the
+    rest of that change, and the rename alone is the edit there."""
+    text = (
+        "static void grow(size_t alloced) {\n"
+        "    size_t used = alloced;\n"
+        "}\n"
+        "static int f(int n, size_t alloced) {\n"
+        "    if (n == 0 || n > alloced) return 1;\n"
+        "    return 0;\n"
+        "}\n"
+        "static int g(int n, size_t alloced) {\n"
+        "    if (n == 0 || n > alloced) return 1;\n"
+        "    return 0;\n"
+        "}\n"
+    )
+    uri = "file:///w/grow.c"
+    editor = Editor()
+    editor.open(uri, "c", text)
+    for _ in range(2):
+        cursor = _rewrite_lines(
+            editor,
+            uri,
+            "    if (n == 0 || n > alloced) return 1;",
+            "    if ((n == 0 && *fmt) || n > max_size) return 1;",
+        )
+    proposal = _propose_renames(editor, uri, cursor, SuggestionKinds(rename=True))
+    assert isinstance(proposal, list)
+    current = editor.text(uri)
+    offered = {current[c.edits[0].start_cp : c.edits[0].end_cp] for c in proposal if c.features.family == "text"}
+    assert offered == {"alloced"}
+
+
 def test_a_path_to_another_module_s_item_of_the_same_name_is_no_local():
     """serde: ``pub(super) fn generate_body`` renamed ``deserialize`` in each
     module; ``struct_::generate_body(…)`` names the other module's function.

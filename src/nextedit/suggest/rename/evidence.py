@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
-from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, is_identifier
+from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, WORD_CHAR, is_identifier
 from nextedit.text.patience import patience_hunks
 
 # how many of the newest edits may carry the rename evidence (developers
@@ -245,6 +246,61 @@ def evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[D
         if found is not None and found[0] == old and found[1] == new:
             out.append(edit)
     return out
+
+
+# the tokens two versions of a line are compared by: names, quoted strings, other characters
+_RESIDUAL_TOKEN_RE = re.compile(r"""[\w$]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\S""")
+
+
+def renamed_text(text: str, old: str, new: str) -> str:
+    """``text`` with every whole-word OLD read as NEW."""
+    return re.sub(f"(?<!{WORD_CHAR}){re.escape(old)}(?!{WORD_CHAR})", lambda _m: new, text)
+
+
+def _residual(edit: DeveloperEdit, old: str, new: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What ``edit`` changed besides OLD → NEW: the tokens of its lines with
+    OLD renamed against those of its lines as written, common ends trimmed
+    (blanks and line breaks are no tokens: a call rejoined on one line is the
+    same change). Memoised on the edit, as :func:`identifier_renames` is."""
+    memo: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = edit.extra.setdefault("rename_residuals", {})
+    cached = memo.get((old, new))
+    if cached is not None:
+        return cached
+    before = _RESIDUAL_TOKEN_RE.findall(renamed_text(edit.before_lines, old, new))
+    after = _RESIDUAL_TOKEN_RE.findall(edit.after_lines)
+    lo = 0
+    while lo < min(len(before), len(after)) and before[lo] == after[lo]:
+        lo += 1
+    hi = 0
+    while hi < min(len(before), len(after)) - lo and before[-1 - hi] == after[-1 - hi]:
+        hi += 1
+    residual = tuple(before[lo : len(before) - hi]), tuple(after[lo : len(after) - hi])
+    memo[(old, new)] = residual
+    return residual
+
+
+def change_besides(
+    group: Sequence[DeveloperEdit], old: str, new: str
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The one other change (tokens replaced, tokens written) that each of
+    two or more edits renaming OLD to NEW also made, OLD read as NEW in it
+    (``PyErr_SetString(PyExc_RuntimeError, …)`` → ``psutil_runtime_error(…)``:
+    ``PyExc_RuntimeError ,`` dropped each time); None when the edits made
+    none, or not the same."""
+    if len(group) < 2:
+        return None
+    residuals = {_residual(edit, old, new) for edit in group}
+    if len(residuals) != 1:
+        return None
+    (residual,) = residuals
+    return residual if residual != ((), ()) else None
+
+
+def holds_tokens(text: str, tokens: Sequence[str]) -> bool:
+    """Whether ``tokens`` (non-empty) stand one after another in ``text`` (blanks aside)."""
+    found = _RESIDUAL_TOKEN_RE.findall(text)
+    n = len(tokens)
+    return n > 0 and any(tuple(found[i : i + n]) == tuple(tokens) for i in range(len(found) - n + 1))
 
 
 def kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:

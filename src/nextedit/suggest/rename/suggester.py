@@ -87,12 +87,15 @@ from nextedit.suggest.rename.binding import (
 )
 from nextedit.suggest.rename.evidence import (
     RenameEvidence,
+    change_besides,
     describe_evidence,
     evidence_edits,
     find_evidence,
+    holds_tokens,
     identifier_renames,
     kept_on_purpose,
     renamed_sites,
+    renamed_text,
     renames_back,
 )
 from nextedit.suggest.rename.occurrences import (
@@ -431,6 +434,8 @@ def _same_word_candidates(
         family, evidence = "spelling", f"`{old}`→`{new}` fixed elsewhere in prose; the same spelling here"
     else:
         sites = _text_sites(context, ev, starts)
+        if not ev.pure:
+            sites = _without_the_whole_change(context, ev, sites)
         family, evidence = "text", f"`{old}`→`{new}` elsewhere; the same name here, outside that binding"
     return _site_candidates(context, ev, rank, name, sites, family=family, evidence=evidence, prose=prose)
 
@@ -450,6 +455,36 @@ def _text_sites(context: SuggestContext, ev: RenameEvidence, starts: list[int]) 
     return [
         s for s in _outside_other_locals(context, starts, len(old)) if not _in_comment_or_string(context, s, len(old))
     ]
+
+
+# the lines from a site's own on where the rest of the developer's change is looked for
+_BESIDES_LINES = 2
+
+
+def _without_the_whole_change(context: SuggestContext, ev: RenameEvidence, starts: list[int]) -> list[int]:
+    """``starts`` less the places where the developer's whole change applies.
+    When every edit that renamed OLD also made one same other change
+    (:func:`~nextedit.suggest.rename.evidence.change_besides`), the rename
+    alone is half of it where that change's old text stands on the line too
+    (``PyErr_SetString(PyExc_RuntimeError, msg)``: the repeat suggester
+    offers the whole); elsewhere the name is all there is to change (``n >
+    alloced`` rewritten with its condition, a lone ``alloced`` renamed). A
+    change that only writes (no old text) applies anywhere."""
+    besides = change_besides(evidence_edits(context.edits, ev.old, ev.new), ev.old, ev.new)
+    if besides is None:
+        return starts
+    replaced = besides[0]
+    if not replaced:
+        return []
+    document, text = context.document, context.text
+    last_line = document.line_of(len(text))
+    kept = []
+    for start in starts:
+        line = document.line_of(start)
+        window = text[document.line_start(line) : document.line_end(min(line + _BESIDES_LINES, last_line))]
+        if not holds_tokens(renamed_text(window, ev.old, ev.new), replaced):
+            kept.append(start)
+    return kept
 
 
 def _site_candidates(
