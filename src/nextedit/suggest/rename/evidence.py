@@ -4,8 +4,9 @@ Owns reading the edit history for renames: :func:`identifier_renames` (one
 edit — a keystroke inside an identifier, or a rewritten line or hunk whose
 token diff replaced OLD by NEW, memoised on the edit), the evidence the
 ``rename`` suggester tries (newest first), the sites already renamed, whether
-the developer earlier renamed NEW back to OLD, and which remaining
-occurrences a rewritten hunk kept on purpose.
+the developer earlier renamed NEW back to OLD, which remaining
+occurrences a rewritten hunk kept on purpose, and the one other change
+every edit of a rename also made (:func:`change_besides`), if any.
 
 Must not know about syntax trees, bindings or other documents
 (:mod:`nextedit.suggest.rename.binding`,
