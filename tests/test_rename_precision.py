@@ -16,12 +16,17 @@ from tests.helpers.session import Editor, apply_edits_to, apply_suggestion
 ENC = PositionEncoding.UTF16
 
 
+def _replace_first(editor: Editor, uri: str, old: str, new: str) -> int:
+    """Replace the first ``old`` in the document with ``new`` (a name typed over, a line rewritten); the cursor after it."""
+    at = editor.text(uri).index(old)
+    return editor.replace(uri, at, at + len(old), new)
+
+
 def _open_and_rename(uri: str, language: str, text: str, old: str, new: str) -> tuple[Editor, int]:
     """An editor holding ``text`` with its first ``old`` typed over as ``new``, and the cursor after it."""
     editor = Editor()
     editor.open(uri, language, text)
-    at = text.index(old)
-    return editor, editor.replace(uri, at, at + len(old), new)
+    return editor, _replace_first(editor, uri, old, new)
 
 
 def _propose_renames(editor: Editor, uri: str, cursor: int, kinds: SuggestionKinds):
@@ -126,12 +131,6 @@ def test_a_word_changed_in_a_string_does_not_hide_an_older_rename():
     assert words and all(c.edits[0].new_text == "psf" for c in words)
 
 
-def _rewrite_lines(editor: Editor, uri: str, old_line: str, new_line: str) -> int:
-    """Replace the first line reading ``old_line`` with ``new_line`` (one hunk rewritten); the cursor after it."""
-    at = editor.text(uri).index(old_line)
-    return editor.replace(uri, at, at + len(old_line), new_line)
-
-
 def test_a_rename_made_with_one_same_other_change_is_not_offered_alone_where_that_change_applies():
     """psutil: ``PyErr_SetString(PyExc_RuntimeError, msg)`` rewritten
     ``psutil_runtime_error(msg)`` twice. Where ``PyExc_RuntimeError,`` also
@@ -157,10 +156,10 @@ def test_a_rename_made_with_one_same_other_change_is_not_offered_alone_where_tha
     uri = "file:///w/errors.c"
     editor = Editor()
     editor.open(uri, "c", text)
-    _rewrite_lines(
+    _replace_first(
         editor, uri, '    PyErr_SetString(PyExc_RuntimeError, "first");', '    psutil_runtime_error("first");'
     )
-    cursor = _rewrite_lines(
+    cursor = _replace_first(
         editor, uri, '    PyErr_SetString(PyExc_RuntimeError, "second");', '    psutil_runtime_error("second");'
     )
     proposal = _propose_renames(editor, uri, cursor, SuggestionKinds(rename=True))
@@ -191,7 +190,7 @@ def test_a_rename_made_with_one_same_other_change_is_offered_alone_where_that_ch
     editor = Editor()
     editor.open(uri, "c", text)
     for _ in range(2):
-        cursor = _rewrite_lines(
+        cursor = _replace_first(
             editor,
             uri,
             "    if (n == 0 || n > alloced) return 1;",

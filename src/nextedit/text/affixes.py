@@ -3,15 +3,22 @@
 The history, the repeat suggester and the bench's scorer all reduce an edit
 ``old → new`` to the region that really changed; this is the one place that
 computes it. Slices are compared at C speed with a binary search, so a
-whole-line or whole-document replacement costs O(log n) comparisons.
+whole-line or whole-document replacement costs O(log n) comparisons. The
+ends are compared as characters of a ``str`` or as items of a tuple (the
+tokens of two versions of a line, :mod:`nextedit.suggest.rename.evidence`).
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 __all__ = ["changed_part", "common_affixes", "common_prefix_len"]
 
+# a text, or a tuple of tokens: both slice and compare the same way
+Seq = TypeVar("Seq", str, tuple[str, ...])
 
-def common_prefix_len(a: str, b: str, upto: int | None = None) -> int:
+
+def common_prefix_len(a: Seq, b: Seq, upto: int | None = None) -> int:
     """How many of the first ``upto`` (default: all) characters ``a`` and
     ``b`` share, found by halving with slice comparisons at C speed."""
     n = min(len(a), len(b)) if upto is None else min(len(a), len(b), upto)
@@ -27,7 +34,7 @@ def common_prefix_len(a: str, b: str, upto: int | None = None) -> int:
     return lo
 
 
-def _common_suffix_len(a: str, b: str, limit: int) -> int:
+def _common_suffix_len(a: Seq, b: Seq, limit: int) -> int:
     n = min(len(a), len(b), limit)
     if n <= 0:
         return 0
@@ -43,7 +50,7 @@ def _common_suffix_len(a: str, b: str, limit: int) -> int:
     return lo
 
 
-def common_affixes(old: str, new: str) -> tuple[int, int]:
+def common_affixes(old: Seq, new: Seq) -> tuple[int, int]:
     """``(prefix, suffix)``: lengths shared at the start and, not overlapping it, at the end.
 
     ``common_affixes("foo(a)", "foo(a, b)")`` is ``(5, 1)``: the change is

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +25,8 @@ from nextedit.history import DeveloperEdit
 from nextedit.suggest.model import TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text import Document
-from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, WORD_CHAR, is_identifier
+from nextedit.text.affixes import common_affixes
+from nextedit.text.lexical import LINE_DIFF_TOKEN_RE, REPEAT_TOKEN_RE, is_identifier, word_hits
 from nextedit.text.patience import patience_hunks
 
 # how many of the newest edits may carry the rename evidence (developers
@@ -249,33 +249,37 @@ def evidence_edits(edits: Sequence[DeveloperEdit], old: str, new: str) -> list[D
     return out
 
 
-# the tokens two versions of a line are compared by: names, quoted strings, other characters
-_RESIDUAL_TOKEN_RE = re.compile(r"""[\w$]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\S""")
+def _code_tokens(text: str) -> tuple[str, ...]:
+    """The code tokens of ``text`` (:data:`~nextedit.text.lexical.REPEAT_TOKEN_RE`:
+    names, numbers, one-line strings, operators; blanks and line breaks are none)."""
+    return tuple(m.group() for m in REPEAT_TOKEN_RE.finditer(text))
 
 
 def renamed_text(text: str, old: str, new: str) -> str:
     """``text`` with every whole-word OLD read as NEW."""
-    return re.sub(f"(?<!{WORD_CHAR}){re.escape(old)}(?!{WORD_CHAR})", lambda _m: new, text)
+    parts: list[str] = []
+    prev = 0
+    for pos, whole in word_hits(text, old):
+        if whole:
+            parts += [text[prev:pos], new]
+            prev = pos + len(old)
+    parts.append(text[prev:])
+    return "".join(parts)
 
 
 def _residual(edit: DeveloperEdit, old: str, new: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What ``edit`` changed besides OLD → NEW: the tokens of its lines with
-    OLD renamed against those of its lines as written, common ends trimmed
-    (blanks and line breaks are no tokens: a call rejoined on one line is the
-    same change). Memoised on the edit, as :func:`identifier_renames` is."""
+    """What ``edit`` changed besides OLD → NEW: the code tokens of its lines
+    with OLD renamed against those of its lines as written, common ends
+    trimmed (a call rejoined on one line is the same change). Memoised on the
+    edit, as :func:`identifier_renames` is."""
     memo: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = edit.extra.setdefault("rename_residuals", {})
     cached = memo.get((old, new))
     if cached is not None:
         return cached
-    before = _RESIDUAL_TOKEN_RE.findall(renamed_text(edit.before_lines, old, new))
-    after = _RESIDUAL_TOKEN_RE.findall(edit.after_lines)
-    lo = 0
-    while lo < min(len(before), len(after)) and before[lo] == after[lo]:
-        lo += 1
-    hi = 0
-    while hi < min(len(before), len(after)) - lo and before[-1 - hi] == after[-1 - hi]:
-        hi += 1
-    residual = tuple(before[lo : len(before) - hi]), tuple(after[lo : len(after) - hi])
+    before = _code_tokens(renamed_text(edit.before_lines, old, new))
+    after = _code_tokens(edit.after_lines)
+    prefix, suffix = common_affixes(before, after)
+    residual = before[prefix : len(before) - suffix], after[prefix : len(after) - suffix]
     memo[(old, new)] = residual
     return residual
 
@@ -299,9 +303,10 @@ def change_besides(
 
 def holds_tokens(text: str, tokens: Sequence[str]) -> bool:
     """Whether ``tokens`` (non-empty) stand one after another in ``text`` (blanks aside)."""
-    found = _RESIDUAL_TOKEN_RE.findall(text)
-    n = len(tokens)
-    return n > 0 and any(tuple(found[i : i + n]) == tuple(tokens) for i in range(len(found) - n + 1))
+    found = _code_tokens(text)
+    wanted = tuple(tokens)
+    n = len(wanted)
+    return n > 0 and any(found[i : i + n] == wanted for i in range(len(found) - n + 1))
 
 
 def kept_on_purpose(group: Sequence[DeveloperEdit], remaining: Sequence[TextEditCp]) -> list[TextEditCp]:
