@@ -6,7 +6,8 @@ suggester make that same change (``.process_as_html(`` and the wider
 ``return self.process_as_html(t, tb)``): dismissing one rule's suggestion
 must not bring the change straight back through another, nor the jump's
 edit once the jump was dismissed. Making the change again themselves gives
-it back.
+it back. And a dismissal silences its own rule's sites, never another
+rule's, whatever the document's path holds.
 """
 
 from __future__ import annotations
@@ -117,3 +118,47 @@ def test_a_suggestion_replaced_or_cancelled_is_offered_again_one_turned_down_is_
         assert any(_renames_a_call(s) for s in again) is offered_again, reason
         if offered_again:
             assert again[0].edits == first[0].edits and again[0].id != first[0].id
+
+
+REPORT = (
+    "def report(client, log):\n"
+    '    log.info("fetching a")\n'
+    '    client.get("a", retries=1)\n'
+    '    log.info("fetching b")\n'
+    '    client.get("b", retries=1)\n'
+    '    log.info("fetching c")\n'
+    '    client.get("c", retries=1)\n'
+)
+
+
+def _two_rules_made_twice(uri: str) -> tuple[Editor, int]:
+    """``retries=1`` → ``retries=3`` in two calls, then ``, extra=ctx`` added
+    to two log lines: two rules, each with one site left (``c``)."""
+    editor = Editor()
+    editor.open(uri, "python", REPORT)
+    for _ in range(2):
+        at = editor.text(uri).index("retries=1") + len("retries=")
+        editor.replace(uri, at, at + 1, "3")
+    cursor = 0
+    for name in "ab":
+        at = editor.text(uri).index(f'"fetching {name}"') + len(f'"fetching {name}"')
+        cursor = editor.replace(uri, at, at, ", extra=ctx")
+    return editor, cursor
+
+
+def test_dismissing_one_rule_leaves_the_other_rules_sites_whatever_the_path_holds() -> None:
+    """A rule's dismissal silences that rule's other sites, never another
+    rule's, also in a document whose path holds an ``@`` (an npm scope in a
+    monorepo: ``packages/@scope/…``), where the rule was once read as the
+    fingerprint up to its first ``@`` and every rule of the file shared it."""
+    for uri in ("file:///w/packages/app/report.py", "file:///w/packages/@scope/app/report.py"):
+        editor, cursor = _two_rules_made_twice(uri)
+        first = editor.suggest(uri, cursor)
+        assert first, uri
+        dismissed = [e.new_text for e in first[0].edits]
+        editor.session.reject(first[0].id, "ignored")
+        again = editor.suggest(uri, cursor)
+        assert again, uri
+        offered = [e.new_text for e in again[0].edits]
+        assert offered != dismissed and offered in (["3"], [", extra=ctx"]), (uri, offered)
+        assert again[0].edits[0].range.start.line in (5, 6), uri  # the one site left, ``c``

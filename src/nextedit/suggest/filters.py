@@ -67,10 +67,14 @@ _WS = re.compile(r"\s+")
 _REVERSAL_LOOKBACK = 16
 
 
-def rule_key(fingerprint: str) -> str:
-    """The rule part of a fingerprint: a repeated edit's sites share it
-    (``repeat:{uri}:{before}->{after}@{site}``)."""
-    return fingerprint.split("@", 1)[0]
+def rule_key(candidate: Candidate) -> str:
+    """What a dismissal of ``candidate`` silences at its other sites: its
+    rule, which a repeated edit's sites share (``repeat:{uri}:{before}->{after}``),
+    or its fingerprint when it names none. A field of its own, not a prefix of
+    the fingerprint: a rule's text and a document's path may hold any
+    character (``@Deprecated``, ``packages/@scope/``), so no separator cut
+    out of the fingerprint keeps two rules apart."""
+    return candidate.rule or candidate.fingerprint
 
 
 def change_key(uri: str, edits: Sequence[TextEditCp], text: str) -> str:
@@ -110,7 +114,7 @@ def screen(candidate: Candidate, context: SuggestContext, rejected: frozenset[st
     overlap are dropped, not a reason to refuse it."""
     if candidate.fingerprint and candidate.fingerprint in rejected:
         return REJECTED
-    dismissed_at = context.rejected_rules.get(rule_key(candidate.fingerprint))
+    dismissed_at = context.rejected_rules.get(rule_key(candidate))
     if dismissed_at is not None and candidate.example_seq <= dismissed_at:
         return RULE_REJECTED
     state = context.workspace.get(candidate.uri)

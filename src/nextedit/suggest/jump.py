@@ -11,7 +11,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
-from nextedit.suggest.filters import change_key
+from nextedit.suggest.filters import change_key, rule_key
 from nextedit.suggest.model import Candidate, TextEditCp
 from nextedit.suggest.suggester import SuggestContext
 from nextedit.text.affixes import common_prefix_len
@@ -90,6 +90,7 @@ def plan(candidates: list[Candidate], context: SuggestContext) -> list[Candidate
         suggester=best.suggester,
         evidence=best.evidence + ("the edit is out of view",),
         fingerprint=f"jump:{best.fingerprint}",
+        rule=f"jump:{rule_key(best)}",
         target_cp=target,
         change=change_key(best.uri, best.edits, state.document.text) if state is not None else "",
     )

@@ -181,6 +181,11 @@ class Candidate:
     # a jump's: the change of the edit it leads to (``filters.change_key``), so
     # that dismissing the jump dismisses that change; other kinds derive it from ``edits``
     change: str = ""
+    # what this candidate's sites share (a repeat rule, a rename's same-name
+    # family): dismissing one suggestion of it dismisses its other sites until
+    # the rule has a newer example (``filters.rule_key``); empty: the
+    # fingerprint, a suggestion that shares its rule with no other site
+    rule: str = ""
 
 
 class SilenceReason(StrEnum):

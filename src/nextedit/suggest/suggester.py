@@ -106,7 +106,7 @@ class SuggestContext:
     kinds: SuggestionKinds
     edits: tuple[DeveloperEdit, ...]
     rejected: frozenset[str] = frozenset()
-    # rule key (a fingerprint up to ``@``) -> the newest developer edit's seq when
+    # rule key (``filters.rule_key``: a candidate's rule) -> the newest developer edit's seq when
     # one of the rule's suggestions was dismissed: its other sites wait for a new example
     rejected_rules: Mapping[str, int] = field(default_factory=dict, compare=False)
     cancelled: Callable[[], bool] = field(default=lambda: False, compare=False)

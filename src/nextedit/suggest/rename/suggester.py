@@ -523,6 +523,7 @@ def _site_candidates(
                 suggester=name,
                 evidence=(evidence,),
                 fingerprint=f"rename-{family}:{context.uri}:{old}->{new}@{line_text}",
+                rule=f"rename-{family}:{context.uri}:{old}->{new}",
                 cursor_cp=start + len(new),
                 example_seq=ev.edit.seq,
                 features=_rename_features(

@@ -103,9 +103,14 @@ class DocumentMemory(NamedTuple):
     analogue_anchors: OccurrenceIndex
 
 
+def repeat_rule(uri: str, before: str, after: str) -> str:
+    """What the sites of one rule share (``Candidate.rule``)."""
+    return f"repeat:{uri}:{before}->{after}"
+
+
 def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
     """Stable under offset shifts: the rule and the text of the site."""
-    return f"repeat:{uri}:{before}->{after}@{site_text}"
+    return f"{repeat_rule(uri, before, after)}@{site_text}"
 
 
 # (uri, version, newest edit seq, cursor) -> proposals; shared by the repeat and
@@ -271,6 +276,7 @@ class RepeatEditSuggester:
                         suggester=self.name,
                         evidence=evidence,
                         fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+                        rule=repeat_rule(context.uri, rule.before_text, rule.after_text),
                         cursor_cp=site.start + len(site.new_text),
                         example_seq=max(e.seq for e in rule.examples),
                         features=rule_features(
@@ -562,6 +568,7 @@ def _line_site_candidate(
         suggester=name,
         evidence=evidence,
         fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
+        rule=repeat_rule(context.uri, rule.before_text, rule.after_text),
         cursor_cp=site.start + len(site.new_text),
         example_seq=rule.example_seq,
         features=CandidateFeatures(
