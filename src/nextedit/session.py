@@ -279,7 +279,7 @@ class PlacedSuggestion:
     score: float = 0.0
     # what a dismissal of it silences besides its rule (``filters.change_key``)
     change: str = ""
-    # what a dismissal of it silences at its rule's other sites (``filters.rule_key``)
+    # the candidate's rule: what a dismissal of it silences at the rule's other sites (``filters.rule_key``)
     rule: str = ""
 
     def feedback_subject(self) -> FeedbackSubject:
@@ -491,7 +491,7 @@ class SuggestWork:
             fingerprint=candidate.fingerprint,
             score=candidate.score,
             change=candidate.change or change_key(candidate.uri, candidate.edits, document.text),
-            rule=rule_key(candidate),
+            rule=candidate.rule,
         )
 
 
@@ -891,7 +891,7 @@ class Session:
             self._rejections_view = None
             self._rejected.add(suggestion.fingerprint)
             newest = max((state.history.newest_seq() for state in self.documents.values()), default=0)
-            self._rejected_rules[suggestion.rule or suggestion.fingerprint] = newest
+            self._rejected_rules[rule_key(suggestion)] = newest
             if suggestion.change:
                 self._rejected_rules[suggestion.change] = newest
         return suggestion

@@ -31,6 +31,7 @@ import bisect
 import dataclasses
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 from nextedit.history import DeveloperEdit, EditHistory
 from nextedit.suggest.model import Candidate, TextEditCp
@@ -50,6 +51,7 @@ __all__ = [
     "clean_edits",
     "is_reversal",
     "reverses",
+    "Ruled",
     "rule_key",
     "screen",
 ]
@@ -67,14 +69,23 @@ _WS = re.compile(r"\s+")
 _REVERSAL_LOOKBACK = 16
 
 
-def rule_key(candidate: Candidate) -> str:
-    """What a dismissal of ``candidate`` silences at its other sites: its
+class Ruled(Protocol):
+    """A candidate, or the suggestion placed from one."""
+
+    @property
+    def rule(self) -> str: ...
+    @property
+    def fingerprint(self) -> str: ...
+
+
+def rule_key(suggestion: Ruled) -> str:
+    """What a dismissal of ``suggestion`` silences at its other sites: its
     rule, which a repeated edit's sites share (``repeat:{uri}:{before}->{after}``),
     or its fingerprint when it names none. A field of its own, not a prefix of
     the fingerprint: a rule's text and a document's path may hold any
     character (``@Deprecated``, ``packages/@scope/``), so no separator cut
     out of the fingerprint keeps two rules apart."""
-    return candidate.rule or candidate.fingerprint
+    return suggestion.rule or suggestion.fingerprint
 
 
 def change_key(uri: str, edits: Sequence[TextEditCp], text: str) -> str:

@@ -509,6 +509,7 @@ def _site_candidates(
     renamed = renamed_sites(context.edits, old, new)
     document = context.document
     renamed_at = (ev.site_cp, ev.site_cp + len(new))  # the developer's renamed site nearest the cursor
+    rule = f"rename-{family}:{context.uri}:{old}->{new}"
     out = []
     for site_rank, start in enumerate(starts[:_TEXT_SITES]):
         line = document.line_of(start)
@@ -522,8 +523,8 @@ def _site_candidates(
                 score=0.5,
                 suggester=name,
                 evidence=(evidence,),
-                fingerprint=f"rename-{family}:{context.uri}:{old}->{new}@{line_text}",
-                rule=f"rename-{family}:{context.uri}:{old}->{new}",
+                fingerprint=f"{rule}@{line_text}",
+                rule=rule,
                 cursor_cp=start + len(new),
                 example_seq=ev.edit.seq,
                 features=_rename_features(

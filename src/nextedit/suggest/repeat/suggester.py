@@ -108,9 +108,9 @@ def repeat_rule(uri: str, before: str, after: str) -> str:
     return f"repeat:{uri}:{before}->{after}"
 
 
-def repeat_fingerprint(uri: str, before: str, after: str, site_text: str) -> str:
-    """Stable under offset shifts: the rule and the text of the site."""
-    return f"{repeat_rule(uri, before, after)}@{site_text}"
+def repeat_fingerprint(rule: str, site_text: str) -> str:
+    """Stable under offset shifts: the rule (:func:`repeat_rule`) and the text of the site."""
+    return f"{rule}@{site_text}"
 
 
 # (uri, version, newest edit seq, cursor) -> proposals; shared by the repeat and
@@ -258,6 +258,7 @@ class RepeatEditSuggester:
         ]
         for proposal in proposals:
             rule = proposal.rule
+            rule_id = repeat_rule(context.uri, rule.before_text, rule.after_text)
             evidence = evidence_lines(proposal)
             confidence = _confidence(proposal)
             for rank, site in enumerate(proposal.sites[:_MAX_CANDIDATES]):
@@ -275,8 +276,8 @@ class RepeatEditSuggester:
                         score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
                         suggester=self.name,
                         evidence=evidence,
-                        fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
-                        rule=repeat_rule(context.uri, rule.before_text, rule.after_text),
+                        fingerprint=repeat_fingerprint(rule_id, site.match_text),
+                        rule=rule_id,
                         cursor_cp=site.start + len(site.new_text),
                         example_seq=max(e.seq for e in rule.examples),
                         features=rule_features(
@@ -560,6 +561,7 @@ def _line_site_candidate(
     where it lies against the examples, how its surroundings read like the
     newest example's) and the rule's own ``features``."""
     near, between, above = _placement(context, site.match_start, example_cps)
+    rule_id = repeat_rule(context.uri, rule.before_text, rule.after_text)
     return Candidate(
         kind="edit",
         uri=context.uri,
@@ -567,8 +569,8 @@ def _line_site_candidate(
         score=0.6,
         suggester=name,
         evidence=evidence,
-        fingerprint=repeat_fingerprint(context.uri, rule.before_text, rule.after_text, site.match_text),
-        rule=repeat_rule(context.uri, rule.before_text, rule.after_text),
+        fingerprint=repeat_fingerprint(rule_id, site.match_text),
+        rule=rule_id,
         cursor_cp=site.start + len(site.new_text),
         example_seq=rule.example_seq,
         features=CandidateFeatures(
