@@ -12,9 +12,13 @@ rule's, whatever the document's path holds.
 
 from __future__ import annotations
 
+from hypothesis import example, given
+from hypothesis import strategies as st
+
 from nextedit.session import PlacedSuggestion
 from nextedit.suggest.filters import change_key
 from nextedit.suggest.model import SuggestionKinds, TextEditCp
+from nextedit.suggest.repeat.suggester import repeat_fingerprint, repeat_rule
 from tests.helpers.session import Editor
 
 URI = "file:///w/builder.py"
@@ -162,3 +166,25 @@ def test_dismissing_one_rule_leaves_the_other_rules_sites_whatever_the_path_hold
         offered = [e.new_text for e in again[0].edits]
         assert offered != dismissed and offered in (["3"], [", extra=ctx"]), (uri, offered)
         assert again[0].edits[0].range.start.line in (5, 6), uri  # the one site left, ``c``
+
+
+URI_C = "file:///w/src/list.c"
+# short texts made of the characters that join a key's parts
+_CODE = st.text(alphabet="pq->@'\"", max_size=4)
+
+
+@given(_CODE, _CODE, _CODE, _CODE, _CODE, _CODE)
+@example("p", "q->r", "s", "p->q", "r", "s")  # the rules C code makes
+@example("p", "q", "r@s", "p", "q@r", "s")
+def test_two_repeat_changes_never_share_a_rule_or_a_fingerprint(
+    before: str, after: str, site: str, other_before: str, other_after: str, other_site: str
+) -> None:
+    """A dismissal silences what shares its key, so two different changes must
+    never share one, whatever ``->``, ``@`` or quotes the code holds (C's
+    ``p->q``, decorators): unquoted, the rule ``p`` → ``q->r`` and the rule
+    ``p->q`` → ``r`` were one."""
+    rule = repeat_rule(URI_C, before, after)
+    other = repeat_rule(URI_C, other_before, other_after)
+    assert (rule == other) == ((before, after) == (other_before, other_after))
+    same_change = (before, after, site) == (other_before, other_after, other_site)
+    assert (repeat_fingerprint(rule, site) == repeat_fingerprint(other, other_site)) == same_change

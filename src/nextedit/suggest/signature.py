@@ -244,7 +244,7 @@ class SignatureSuggester:
             f"parameter {change}: the call at line {call_line} still passes {len(arg_nodes)} argument(s)",
             f"{pending} call(s) not updated yet",
         )
-        fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()}->{now_text.strip()}"
+        fingerprint = f"signature:{context.uri}:{fname}:{before_text.strip()!r}->{now_text.strip()!r}"
 
         removed = _removed_index(before_pieces, now_pieces)
         positional = _positional(arg_nodes)

@@ -15,8 +15,10 @@ Rules for suggesters:
 - ``score`` is the suggester's own confidence in ``[0, 1]``; the ranker
   combines it with distance, evidence count and past acceptance.
 - ``fingerprint`` names the change independently of offsets
-  (``"rename:{uri}:{old}->{new}"``, ``"repeat:{uri}:{before}->{after}"``…),
-  so a rejection survives unrelated edits elsewhere.
+  (``"rename:{uri}:{old}->{new}"``, ``"repeat:{uri}:{before!r}->{after!r}"``…),
+  so a rejection survives unrelated edits elsewhere. Quote any part that
+  is code: code holds ``->`` and ``@``, and two changes must never share
+  a name.
 - ``evidence`` says, in words, which developer edits back the candidate
   (shown by ``--explain`` and the debug log).
 - Check ``context.cancelled()`` in long loops and return

@@ -181,7 +181,7 @@ class SearchReplaceSuggester:
                 score=score,
                 suggester=self.name,
                 evidence=evidence_lines(best),
-                fingerprint=f"searchAndReplace:{context.uri}:{search}->{replace}",
+                fingerprint=f"searchAndReplace:{context.uri}:{search!r}->{replace!r}",
                 search=search,
                 replace=replace,
                 is_regex=is_regex,

@@ -104,13 +104,16 @@ class DocumentMemory(NamedTuple):
 
 
 def repeat_rule(uri: str, before: str, after: str) -> str:
-    """What the sites of one rule share (``Candidate.rule``)."""
-    return f"repeat:{uri}:{before}->{after}"
+    """What the sites of one rule share (``Candidate.rule``). The texts are
+    quoted: code holds ``->`` and ``@`` (C's ``p->next``, Rust's ``-> T``,
+    decorators), and unquoted, a rule ``p`` → ``q->r`` would share its key with
+    ``p->q`` → ``r``, so dismissing one would silence the other."""
+    return f"repeat:{uri}:{before!r}->{after!r}"
 
 
 def repeat_fingerprint(rule: str, site_text: str) -> str:
     """Stable under offset shifts: the rule (:func:`repeat_rule`) and the text of the site."""
-    return f"{rule}@{site_text}"
+    return f"{rule}@{site_text!r}"
 
 
 # (uri, version, newest edit seq, cursor) -> proposals; shared by the repeat and
