@@ -80,7 +80,7 @@ class Ruled(Protocol):
 
 def rule_key(suggestion: Ruled) -> str:
     """What a dismissal of ``suggestion`` silences at its other sites: its
-    rule, which a repeated edit's sites share (``repeat:{uri}:{before}->{after}``),
+    rule, which a repeated edit's sites share (``repeat:{uri}:{before!r}->{after!r}``),
     or its fingerprint when it names none. A field of its own, not a prefix of
     the fingerprint: a rule's text and a document's path may hold any
     character (``@Deprecated``, ``packages/@scope/``), so no separator cut
