@@ -523,7 +523,7 @@ def _site_candidates(
                 score=0.5,
                 suggester=name,
                 evidence=(evidence,),
-                fingerprint=f"{rule}@{line_text}",
+                fingerprint=f"{rule}@{line_text!r}",
                 rule=rule,
                 cursor_cp=start + len(new),
                 example_seq=ev.edit.seq,

@@ -496,7 +496,12 @@ def _line_candidates(
         )
         example_cps = sorted(r.example.start for _, r in members)
         view = _LineRuleView(
-            rule.before_text, rule.after_text, (*before, *after), rule.example, max(r.example.seq for _, r in members)
+            rule.before_text,
+            rule.after_text,
+            (*before, *after),
+            rule.example,
+            max(r.example.seq for _, r in members),
+            repeat_rule(context.uri, rule.before_text, rule.after_text),
         )
         for rank, line_site in enumerate(found):
             out.append(
@@ -539,14 +544,15 @@ def _has_comment_line(lines: Sequence[str], comments: tuple[str, ...]) -> bool:
 class _LineRuleView(NamedTuple):
     """What a whole-line rule's candidates say of it: its before and after
     text, its lines (relative indentation), its newest example (whose
-    surroundings a site's are compared with) and the newest of all the
-    examples that show it."""
+    surroundings a site's are compared with), the newest of all the
+    examples that show it, and its key (:func:`repeat_rule`)."""
 
     before_text: str
     after_text: str
     lines: tuple[str, ...]
     example: PastEdit
     example_seq: int
+    key: str
 
 
 def _line_site_candidate(
@@ -564,7 +570,6 @@ def _line_site_candidate(
     where it lies against the examples, how its surroundings read like the
     newest example's) and the rule's own ``features``."""
     near, between, above = _placement(context, site.match_start, example_cps)
-    rule_id = repeat_rule(context.uri, rule.before_text, rule.after_text)
     return Candidate(
         kind="edit",
         uri=context.uri,
@@ -572,8 +577,8 @@ def _line_site_candidate(
         score=0.6,
         suggester=name,
         evidence=evidence,
-        fingerprint=repeat_fingerprint(rule_id, site.match_text),
-        rule=rule_id,
+        fingerprint=repeat_fingerprint(rule.key, site.match_text),
+        rule=rule.key,
         cursor_cp=site.start + len(site.new_text),
         example_seq=rule.example_seq,
         features=CandidateFeatures(
@@ -633,6 +638,7 @@ def _analogue_candidates(
             (*rule.before, *rule.after),
             example,
             max(r.source.example.seq for _, r in members),
+            repeat_rule(context.uri, rule.before_text, rule.after_text),
         )
         for rank, place in enumerate(found[:_MAX_CANDIDATES]):
             out.append(
