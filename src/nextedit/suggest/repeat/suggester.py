@@ -38,6 +38,7 @@ Must not know about LSP/ACP or position encodings.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import OrderedDict
@@ -49,6 +50,7 @@ from nextedit.suggest.model import Candidate, CandidateFeatures, Shape, SilenceR
 from nextedit.suggest.rename.evidence import identifier_renames
 from nextedit.suggest.repeat.analogue import agreeing, analogue_rules, analogue_sites
 from nextedit.suggest.repeat.examples import ExampleMemory
+from nextedit.suggest.repeat.layout import keep_site_layout
 from nextedit.suggest.repeat.lines import BlockFinder, LineRule, line_rules, nearest_line_sites, standing_reach
 from nextedit.suggest.repeat.model import Site
 from nextedit.suggest.repeat.rules import is_carried, literal_specificity
@@ -252,7 +254,7 @@ class RepeatEditSuggester:
         comments = comment_starts(context.language)
         sources = _line_sources(context)
         candidates = [
-            c
+            _in_site_layout(context, c)
             for c in (
                 *_line_candidates(context, self.name, sources, memory.scans),
                 *_analogue_candidates(context, self.name, sources, memory.analogue_anchors),
@@ -271,28 +273,27 @@ class RepeatEditSuggester:
                     context.text, site.start, site.end, site.new_text, rule.examples[-1]
                 ):
                     continue
-                candidates.append(
-                    Candidate(
-                        kind="edit",
-                        uri=context.uri,
-                        edits=(TextEditCp(site.start, site.end, site.new_text),),
-                        score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
-                        suggester=self.name,
-                        evidence=evidence,
-                        fingerprint=repeat_fingerprint(rule_id, site.match_text),
-                        rule=rule_id,
-                        cursor_cp=site.start + len(site.new_text),
-                        example_seq=max(e.seq for e in rule.examples),
-                        features=rule_features(
-                            proposal,
-                            rank,
-                            _placement(context, site.match_start, [e.start for e in rule.examples]),
-                            _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
-                            _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
-                            comments,
-                        ),
-                    )
+                candidate = Candidate(
+                    kind="edit",
+                    uri=context.uri,
+                    edits=(TextEditCp(site.start, site.end, site.new_text),),
+                    score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
+                    suggester=self.name,
+                    evidence=evidence,
+                    fingerprint=repeat_fingerprint(rule_id, site.match_text),
+                    rule=rule_id,
+                    cursor_cp=site.start + len(site.new_text),
+                    example_seq=max(e.seq for e in rule.examples),
+                    features=rule_features(
+                        proposal,
+                        rank,
+                        _placement(context, site.match_start, [e.start for e in rule.examples]),
+                        _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
+                        _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
+                        comments,
+                    ),
                 )
+                candidates.append(_in_site_layout(context, candidate))
         return candidates or SilenceReason.NO_CANDIDATES
 
     def _memory(self, uri: str) -> DocumentMemory:
@@ -332,6 +333,18 @@ def _renames_an_identifier(
         return False
     where = category(ws, we) if category is not None else None
     return where is not None and where[0] == "code"
+
+
+def _in_site_layout(context: SuggestContext, candidate: Candidate) -> Candidate:
+    """``candidate`` (one edit, the rule's change at its site) with the site's
+    own line breaks (:func:`~nextedit.suggest.repeat.layout.keep_site_layout`).
+    Done once the candidate is judged ours: whose change it is reads the
+    rule's whole change, not what is left of it."""
+    (edit,) = candidate.edits
+    start, end, new = keep_site_layout(context.text, edit.start_cp, edit.end_cp, edit.new_text, context.language)
+    if (start, end, new) == (edit.start_cp, edit.end_cp, edit.new_text):
+        return candidate
+    return dataclasses.replace(candidate, edits=(TextEditCp(start, end, new),), cursor_cp=start + len(new))
 
 
 def _reindents_unlike(text: str, start: int, end: int, new: str, example: PastEdit) -> bool:
