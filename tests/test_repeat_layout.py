@@ -8,7 +8,11 @@ judged wrong there). Each case is a minimal fixture of what was seen.
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from nextedit.suggest.repeat.layout import keep_site_layout
+from nextedit.suggest.repeat.tokens import tokenize
 from tests.helpers.session import Script
 
 
@@ -92,3 +96,27 @@ def test_the_engine_offers_the_change_without_the_examples_wrapping() -> None:
     assert any(site in t for t in applied), applied
     # nowhere is the example's break carried to the site
     assert not any("ID, DYNAMIC_NAMES>(\n" in t.split("namespace deep", 1)[1] for t in applied)
+
+
+_CODE = st.text(alphabet=st.sampled_from(list("ab1_(),.;: \n\t\\\"'#")), max_size=60)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    text=_CODE,
+    new=_CODE,
+    span=st.tuples(st.integers(0, 60), st.integers(0, 60)),
+    language=st.sampled_from(["python", "ruby", "c", "javascript", None]),
+)
+def test_the_site_gets_the_changes_tokens_whatever_its_blanks(
+    text: str, new: str, span: tuple[int, int], language: str | None
+) -> None:
+    start, end = sorted(min(x, len(text)) for x in span)
+    got = keep_site_layout(text, start, end, new, language)
+    s, e, n = got
+    assert 0 <= s <= e <= len(text)
+    wanted = _apply(text, (start, end, new))
+    # the same tokens as the developer's change; only blanks between them may differ
+    assert [t.text for t in tokenize(_apply(text, got))] == [t.text for t in tokenize(wanted)]
+    if got != (start, end, new):
+        assert _apply(text, got) != text
