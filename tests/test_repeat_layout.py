@@ -75,6 +75,14 @@ def test_a_python_break_inside_brackets_is_not_carried() -> None:
     assert _apply(text, change) == "result = convert(pipe(first, second).converter)\n"
 
 
+def test_a_site_on_a_minified_line_is_left_as_the_rule_has_it() -> None:
+    # one line of 300,000 characters: the site's line is past the window, not read whole
+    text = "var a=f(x);" * 30_000
+    at = text.index("f(x)", 150_000)
+    change = (at, at + 4, "g(\n  x)")
+    assert keep_site_layout(text, *change, "javascript") == change
+
+
 def test_a_change_with_no_line_break_is_untouched() -> None:
     text = "f(a, b)\n"
     assert keep_site_layout(text, 4, 5, "c", "c") == (4, 5, "c")

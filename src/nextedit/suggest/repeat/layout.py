@@ -52,11 +52,14 @@ def keep_site_layout(text: str, start: int, end: int, new: str, language: str | 
     nothing else."""
     if new.count("\n") == text.count("\n", start, end):
         return start, end, new  # no line broken or joined (one broken where another is joined is let be)
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
+    # the site's lines, looked for no further than the window reaches (a minified
+    # file's one line is not read whole)
+    floor = max(0, start - _WINDOW_CHARS)
+    line_start = text.rfind("\n", floor, start) + 1
+    line_end = text.find("\n", end, end + _WINDOW_CHARS)
     if line_end < 0:
-        line_end = len(text)
-    if line_end - line_start + len(new) > _WINDOW_CHARS:
+        line_end = len(text) if len(text) <= end + _WINDOW_CHARS else -1
+    if (line_start == 0 and floor > 0) or line_end < 0 or line_end - line_start + len(new) > _WINDOW_CHARS:
         return start, end, new
     before = text[line_start:line_end]
     after = text[line_start:start] + new + text[end:line_end]
