@@ -9,13 +9,14 @@ indented for the example's nesting (``, DYNAMIC_NAMES>(\\n          `` where
 the site's call sits thirty columns further in), and the developer's own
 edit there differs. So a site gets the example's tokens, not its wrapping:
 the blanks between two tokens the change leaves alone are left as the site
-has them when the change adds or removes line breaks there. A change that
-writes or removes no name, number or string (punctuation and blanks: a
-reformatting, such as a backslash continuation traded for a call broken
-inside its brackets) is left whole,
-its line breaks being what it changes, and so is a change of indentation
-alone (the same number of line breaks: a re-indented block is part of the
-change).
+has them when the change adds or removes line breaks there.
+
+Left whole: a change that writes or removes no name, number or string
+(punctuation and blanks: a reformatting, such as a backslash continuation
+traded for a call broken inside its brackets), whose line breaks are what
+it changes; a change of indentation alone (the same number of line breaks:
+a re-indented block is part of the change); a change on lines longer than
+the window together, or one too big to diff on the request path.
 
 In a language where a line break ends a statement (Python, Ruby) a break is
 kept or dropped only inside brackets, where it means nothing.
