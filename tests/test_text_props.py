@@ -15,6 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from nextedit.text import AppliedEdit, Document, Position, PositionEncoding, Range, TextChange
+from nextedit.text.lines import line_around
 
 ENCODINGS = list(PositionEncoding)
 
@@ -438,3 +439,16 @@ def test_common_affixes_are_the_longest_non_overlapping_ones(old: str, new: str)
     limit = min(len(old), len(new))
     assert prefix == limit or old[prefix] != new[prefix]
     assert prefix + suffix == limit or old[len(old) - suffix - 1] != new[len(new) - suffix - 1]
+
+
+@given(
+    text=st.text(alphabet="ab\n", max_size=80),
+    data=st.data(),
+    limit=st.integers(0, 30),
+)
+def test_the_line_around_an_offset_is_its_whole_line_when_it_fits(text: str, data, limit: int) -> None:
+    at = data.draw(st.integers(0, len(text)))
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    assert line_around(text, at, limit) == ((start, end) if end - start <= limit else None)

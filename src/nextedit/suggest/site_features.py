@@ -27,26 +27,12 @@ from __future__ import annotations
 
 from nextedit.suggest.model import Candidate
 from nextedit.suggest.suggester import SuggestContext
+from nextedit.text.lines import line_around
 
 __all__ = ["line_closed", "site_features"]
 
 _LINE_CHARS = 2000  # a longer line is not compared
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
-
-
-def _line_bounds(text: str, at: int) -> tuple[int, int] | None:
-    """The line around ``at`` (``None`` when longer than ``_LINE_CHARS``: a
-    minified line is never walked whole)."""
-    lo = max(0, at - _LINE_CHARS - 1)
-    ls = text.rfind("\n", lo, at) + 1
-    if ls == 0 and lo > 0:
-        return None
-    le = text.find("\n", at, at + _LINE_CHARS + 1)
-    if le < 0:
-        if len(text) - at > _LINE_CHARS:
-            return None
-        le = len(text)
-    return (ls, le) if le - ls <= _LINE_CHARS else None
 
 
 def _at_line_start(text: str, line_start: int, at: int) -> bool:
@@ -77,8 +63,8 @@ def site_features(context: SuggestContext, candidate: Candidate) -> dict[str, fl
     text = context.text
     site_start = min(candidate.edits[0].start_cp, len(text))
     example_start = min(example.start_cp, len(text))
-    site_line = _line_bounds(text, site_start)
-    example_line = _line_bounds(text, example_start)
+    site_line = line_around(text, site_start, _LINE_CHARS)
+    example_line = line_around(text, example_start, _LINE_CHARS)
     if site_line is None or example_line is None:
         return {}
     sls, els, ele = site_line[0], example_line[0], example_line[1]

@@ -32,6 +32,7 @@ import difflib
 
 from nextedit.suggest.repeat.tokens import PUNCT, Tok, tokenize
 from nextedit.text import common_affixes
+from nextedit.text.lines import line_around
 
 __all__ = ["keep_site_layout"]
 
@@ -55,12 +56,11 @@ def keep_site_layout(text: str, start: int, end: int, new: str, language: str | 
         return start, end, new  # no line broken or joined (one broken where another is joined is let be)
     # the site's lines, looked for no further than the window reaches (a minified
     # file's one line is not read whole)
-    floor = max(0, start - _WINDOW_CHARS)
-    line_start = text.rfind("\n", floor, start) + 1
-    line_end = text.find("\n", end, end + _WINDOW_CHARS)
-    if line_end < 0:
-        line_end = len(text) if len(text) <= end + _WINDOW_CHARS else -1
-    if (line_start == 0 and floor > 0) or line_end < 0 or line_end - line_start + len(new) > _WINDOW_CHARS:
+    first, last = line_around(text, start, _WINDOW_CHARS), line_around(text, end, _WINDOW_CHARS)
+    if first is None or last is None:
+        return start, end, new
+    line_start, line_end = first[0], last[1]
+    if line_end - line_start + len(new) > _WINDOW_CHARS:
         return start, end, new
     before = text[line_start:line_end]
     after = text[line_start:start] + new + text[end:line_end]
@@ -119,12 +119,13 @@ def _matching_runs(old: tuple[str, ...], new: tuple[str, ...]) -> list[tuple[int
 
 
 def _changes_a_word(blocks: list[tuple[int, int, int]], old_toks: list[Tok], new_toks: list[Tok]) -> bool:
-    """A token outside the matching ``blocks`` (removed or written) is a name, number or string."""
-    matched_old = {i + k for i, _, size in blocks for k in range(size)}
-    matched_new = {j + k for _, j, size in blocks for k in range(size)}
-    return any(t.kind != PUNCT for n, t in enumerate(old_toks) if n not in matched_old) or any(
-        t.kind != PUNCT for n, t in enumerate(new_toks) if n not in matched_new
-    )
+    """A token between the matching ``blocks`` (removed or written) is a name, number or string."""
+    old_at = new_at = 0
+    for i, j, size in [*blocks, (len(old_toks), len(new_toks), 0)]:
+        if any(t.kind != PUNCT for t in old_toks[old_at:i]) or any(t.kind != PUNCT for t in new_toks[new_at:j]):
+            return True
+        old_at, new_at = i + size, j + size
+    return False
 
 
 def _inside_brackets(left: Tok, right: Tok) -> bool:

@@ -254,7 +254,7 @@ class RepeatEditSuggester:
         comments = comment_starts(context.language)
         sources = _line_sources(context)
         candidates = [
-            _in_site_layout(context, c)
+            c
             for c in (
                 *_line_candidates(context, self.name, sources, memory.scans),
                 *_analogue_candidates(context, self.name, sources, memory.analogue_anchors),
@@ -273,28 +273,30 @@ class RepeatEditSuggester:
                     context.text, site.start, site.end, site.new_text, rule.examples[-1]
                 ):
                     continue
-                candidate = Candidate(
-                    kind="edit",
-                    uri=context.uri,
-                    edits=(TextEditCp(site.start, site.end, site.new_text),),
-                    score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
-                    suggester=self.name,
-                    evidence=evidence,
-                    fingerprint=repeat_fingerprint(rule_id, site.match_text),
-                    rule=rule_id,
-                    cursor_cp=site.start + len(site.new_text),
-                    example_seq=max(e.seq for e in rule.examples),
-                    features=rule_features(
-                        proposal,
-                        rank,
-                        _placement(context, site.match_start, [e.start for e in rule.examples]),
-                        _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
-                        _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
-                        comments,
-                    ),
+                candidates.append(
+                    Candidate(
+                        kind="edit",
+                        uri=context.uri,
+                        edits=(TextEditCp(site.start, site.end, site.new_text),),
+                        score=max(0.05, confidence - 0.05 * rank - 0.05 * proposal.age),
+                        suggester=self.name,
+                        evidence=evidence,
+                        fingerprint=repeat_fingerprint(rule_id, site.match_text),
+                        rule=rule_id,
+                        cursor_cp=site.start + len(site.new_text),
+                        example_seq=max(e.seq for e in rule.examples),
+                        features=rule_features(
+                            proposal,
+                            rank,
+                            _placement(context, site.match_start, [e.start for e in rule.examples]),
+                            _same_line(context.text, site.match_start, site.match_end, rule.examples[-1]),
+                            _neighbour_similarity(context.text, site.start, site.end, rule.examples[-1]),
+                            comments,
+                        ),
+                    )
                 )
-                candidates.append(_in_site_layout(context, candidate))
-        return candidates or SilenceReason.NO_CANDIDATES
+        # once each candidate is judged ours: whose change it is reads the rule's whole change
+        return [_in_site_layout(context, c) for c in candidates] or SilenceReason.NO_CANDIDATES
 
     def _memory(self, uri: str) -> DocumentMemory:
         """The document's :class:`DocumentMemory` (the ``_MEMORIES`` most
@@ -337,9 +339,7 @@ def _renames_an_identifier(
 
 def _in_site_layout(context: SuggestContext, candidate: Candidate) -> Candidate:
     """``candidate`` (one edit, the rule's change at its site) with the site's
-    own line breaks (:func:`~nextedit.suggest.repeat.layout.keep_site_layout`).
-    Done once the candidate is judged ours: whose change it is reads the
-    rule's whole change, not what is left of it."""
+    own line breaks (:func:`~nextedit.suggest.repeat.layout.keep_site_layout`)."""
     (edit,) = candidate.edits
     start, end, new = keep_site_layout(context.text, edit.start_cp, edit.end_cp, edit.new_text, context.language)
     if (start, end, new) == (edit.start_cp, edit.end_cp, edit.new_text):
